@@ -1,0 +1,40 @@
+# The README's commands. Each creates .venv (with the Python 3.10+ found as
+# $(PYTHON)) and installs tempnets with its extras when pyproject.toml changes.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+# Executed pages carry no progress widgets; the notebooks never ask for input.
+RUN    := TEMPNETS_PROGRESS=0 MPLBACKEND=Agg
+
+.PHONY: test book student-book bench clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; v = sys.version_info; sys.exit(0 if v >= (3, 10) else "Python 3.10+ is needed, $(PYTHON) is %d.%d" % v[:2])'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --editable '.[book,test]'
+	touch $@
+
+test: $(STAMP)
+	$(RUN) $(BIN)/python -m pytest tests/
+	$(RUN) $(BIN)/python -m pytest --nbval-lax book/
+
+book: $(STAMP)
+	$(RUN) $(BIN)/jupyter-book build . -n -W --keep-going
+	@echo "Open _build/html/index.html"
+
+# Student edition: solutions hidden, no page sources, no download button.
+# Only the HTML is kept: the executed notebooks and doctrees still hold the solutions.
+student-book: $(STAMP)
+	rm -rf _build/student _build/student-work
+	$(BIN)/python -m tempnets.bookconfig student _config.yml _build/student-config.yml
+	$(RUN) $(BIN)/jupyter-book build . --config _build/student-config.yml --path-output _build/student-work -n -W --keep-going
+	mv _build/student-work/_build/html _build/student
+	rm -rf _build/student-work _build/student-config.yml
+	@echo "Open _build/student/index.html"
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_engine.py
+
+clean:
+	rm -rf _build .pytest_cache

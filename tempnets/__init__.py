@@ -1,0 +1,36 @@
+"""tempnets: the library behind *Learning Temporal Patterns with Recurrent Networks*.
+
+One module per idea (see the README's layout paragraph):
+
+==================  ==========================================================
+``random``          the one way randomness enters: :func:`as_generator`
+``gradcheck``       central-difference gradient checks used by tests and chapters
+``claims``          paper-vs-ours claims tables that fail loudly
+``scale``           ``book`` / ``paper`` experiment sizes (``TEMPNETS_SCALE``)
+``progress``        progress bars for long runs (never called by model code)
+``experiments``     the registry behind ``python -m tempnets``
+``grammars``        finite-state grammars (Reber, embedded Reber, ...)
+==================  ==========================================================
+
+Conventions used throughout
+---------------------------
+* A symbol string is a 1-D ``int64`` array of symbol indices into its grammar's
+  alphabet (``grammar.encode("BTXSE")``).  Several strings travel together as
+  one flat array plus ``offsets`` of shape ``(n_strings + 1,)`` (string ``i`` is
+  ``flat[offsets[i]:offsets[i + 1]]``), which is what compiled kernels see.
+* Activations over a sequence have shape ``(T, n_units)``; stacks of ``R``
+  independent networks put ``R`` first: ``(R, ...)``.
+* Weight matrices map *from* columns *to* rows: ``W[i, j]`` is the weight from
+  unit ``j`` to unit ``i`` (the papers' :math:`w_{ij}`).
+* All randomness comes from an explicit ``rng`` argument (``Generator``, int
+  seed or ``None``), normalised by :func:`tempnets.random.as_generator`.
+"""
+
+from importlib.metadata import PackageNotFoundError, version as _version
+
+try:
+    __version__ = _version("tempnets")
+except PackageNotFoundError:  # running from a source tree that was not installed
+    __version__ = "0+unknown"
+
+__all__ = ["__version__"]

@@ -1,0 +1,241 @@
+"""Claims: what a chapter says the paper found, what we found, and whether it holds.
+
+A :class:`Claim` pairs a statement from a paper (with its source: figure,
+table or section, and the paper's value) with the value we measured and a
+:class:`Check` with an explicit tolerance.  A :class:`ClaimsTable` renders as
+an HTML table in Jupyter and in the built book, as text in a terminal, and
+:meth:`ClaimsTable.verify` raises :class:`ClaimFailed` naming every claim whose
+outcome is not the one the chapter states — so the notebook tests and the book
+build fail when a replication stops replicating.
+
+Honest failures are part of the record: a claim the chapter reports as *not*
+reproducing is made with ``expected=False``.  It is shown as "does not hold
+(reported)", and :meth:`~ClaimsTable.verify` raises if it starts to hold, so
+the prose around it cannot go stale silently either.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Check:
+    """A test of our value, with an explicit tolerance.
+
+    Build one with :func:`within`, :func:`relative`, :func:`at_least`,
+    :func:`at_most`, :func:`between` or :func:`is_true`.
+    """
+
+    kind: str
+    a: float = math.nan
+    b: float = math.nan
+
+    def holds(self, ours, paper=None) -> bool:
+        """Whether ``ours`` passes this check (``paper`` is the reference for tolerance checks)."""
+        if self.kind == "true":
+            return bool(ours)
+        if isinstance(ours, bool) or ours is None:
+            raise TypeError(f"check '{self.describe()}' needs a number, got {ours!r}")
+        x = float(ours)
+        if math.isnan(x):
+            return False
+        if self.kind == "within":
+            return abs(x - float(paper)) <= self.a
+        if self.kind == "relative":
+            return abs(x - float(paper)) <= self.a * abs(float(paper))
+        if self.kind == "at_least":
+            return x >= self.a
+        if self.kind == "at_most":
+            return x <= self.a
+        if self.kind == "between":
+            return self.a <= x <= self.b
+        raise ValueError(f"unknown check kind {self.kind!r}")
+
+    def describe(self) -> str:
+        """Human-readable form of the test, e.g. ``|ours − paper| ≤ 2``."""
+        return {
+            "within": f"|ours − paper| ≤ {self.a:g}",
+            "relative": f"|ours − paper| ≤ {100 * self.a:g}% of paper",
+            "at_least": f"ours ≥ {self.a:g}",
+            "at_most": f"ours ≤ {self.a:g}",
+            "between": f"{self.a:g} ≤ ours ≤ {self.b:g}",
+            "true": "ours is true",
+        }[self.kind]
+
+
+def _number(name, x) -> float:
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or math.isnan(x):
+        raise ValueError(f"{name} must be a number, got {x!r}")
+    return float(x)
+
+
+def within(tol: float) -> Check:
+    """Holds when ``|ours - paper| <= tol`` (absolute tolerance, same units as the values)."""
+    if _number("tol", tol) < 0:
+        raise ValueError(f"tolerance must be non-negative, got {tol}")
+    return Check("within", float(tol))
+
+
+def relative(rtol: float) -> Check:
+    """Holds when ``|ours - paper| <= rtol * |paper|``."""
+    if _number("rtol", rtol) < 0:
+        raise ValueError(f"relative tolerance must be non-negative, got {rtol}")
+    return Check("relative", float(rtol))
+
+
+def at_least(threshold: float) -> Check:
+    """Holds when ``ours >= threshold``."""
+    return Check("at_least", _number("threshold", threshold))
+
+
+def at_most(threshold: float) -> Check:
+    """Holds when ``ours <= threshold``."""
+    return Check("at_most", _number("threshold", threshold))
+
+
+def between(low: float, high: float) -> Check:
+    """Holds when ``low <= ours <= high``."""
+    low, high = _number("low", low), _number("high", high)
+    if low > high:
+        raise ValueError(f"between needs low <= high, got {low} > {high}")
+    return Check("between", low, high)
+
+
+def is_true() -> Check:
+    """Holds when ``ours`` is truthy (for qualitative claims measured as a yes/no)."""
+    return Check("true")
+
+
+def _fmt(x) -> str:
+    if x is None:
+        return "—"
+    if isinstance(x, bool):
+        return "yes" if x else "no"
+    if isinstance(x, float):
+        return f"{x:.4g}"
+    return str(x)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of a paper and our measurement of it.
+
+    Parameters
+    ----------
+    statement : str
+        What the paper says, in one sentence.
+    source : str
+        Where: ``"Figure 4.2"``, ``"Table 1"``, ``"§3.1"``.
+    paper : float, str or None
+        The paper's value (``None`` or text for qualitative claims).
+    ours : float or bool
+        Our measured value.
+    check : Check
+        The test with its tolerance (see :func:`within`, :func:`at_least`, ...).
+    expected : bool
+        ``True`` if the chapter says the claim reproduces; ``False`` if it
+        reports honestly that it does not.
+    note : str
+        Scale, number of runs, or why a claim does not hold.
+    """
+
+    statement: str
+    source: str
+    paper: object
+    ours: object
+    check: Check
+    expected: bool = True
+    note: str = ""
+
+    def __post_init__(self):
+        if not isinstance(self.check, Check):
+            raise TypeError(f"check must be a tempnets.claims.Check (e.g. within(2.0)), got {self.check!r}")
+        if self.check.kind in ("within", "relative") and not isinstance(self.paper, (int, float)):
+            raise ValueError(
+                f"claim {self.statement!r}: check '{self.check.describe()}' compares with the "
+                f"paper's value, which must be a number, got {self.paper!r}"
+            )
+
+    @property
+    def holds(self) -> bool:
+        """Whether our value passes the check."""
+        return self.check.holds(self.ours, self.paper)
+
+    @property
+    def verdict(self) -> str:
+        """``holds``, ``does not hold (reported)``, or a FAILED/UNEXPECTED flag."""
+        if self.holds:
+            return "holds" if self.expected else "UNEXPECTEDLY HOLDS"
+        return "does not hold (reported)" if not self.expected else "FAILS"
+
+    @property
+    def as_expected(self) -> bool:
+        return self.holds == self.expected
+
+
+class ClaimFailed(AssertionError):
+    """One or more claims did not come out as the chapter states."""
+
+
+@dataclass
+class ClaimsTable:
+    """An ordered set of claims for one experiment, rendered as a table."""
+
+    title: str = "Claims"
+    claims: list = field(default_factory=list)
+
+    def add(self, statement, source, paper, ours, check, expected=True, note="") -> Claim:
+        """Create a :class:`Claim` (same parameters), append it and return it."""
+        claim = Claim(statement, source, paper, ours, check, expected, note)
+        self.claims.append(claim)
+        return claim
+
+    def rows(self) -> list[dict]:
+        """The table as plain records (for JSON output)."""
+        return [
+            {"statement": c.statement, "source": c.source, "paper": c.paper, "ours": c.ours,
+             "test": c.check.describe(), "expected": c.expected, "holds": c.holds,
+             "verdict": c.verdict, "note": c.note}
+            for c in self.claims
+        ]
+
+    def failures(self) -> list[Claim]:
+        """Claims whose outcome differs from what the chapter states."""
+        return [c for c in self.claims if not c.as_expected]
+
+    def verify(self) -> "ClaimsTable":
+        """Raise :class:`ClaimFailed` naming every claim not as expected; else return self."""
+        bad = self.failures()
+        if bad:
+            lines = [f"{len(bad)} of {len(self.claims)} claims in '{self.title}' did not come out as stated:"]
+            for c in bad:
+                lines.append(f"  - [{c.source}] {c.statement}: paper {_fmt(c.paper)}, ours {_fmt(c.ours)}, "
+                             f"test {c.check.describe()} -> {c.verdict}")
+            raise ClaimFailed("\n".join(lines))
+        return self
+
+    _HEAD = ("claim", "source", "paper", "ours", "test", "verdict")
+
+    def _cells(self, c: Claim) -> tuple:
+        return (c.statement + (f" ({c.note})" if c.note else ""), c.source, _fmt(c.paper),
+                _fmt(c.ours), c.check.describe(), c.verdict)
+
+    def __str__(self) -> str:
+        rows = [self._HEAD] + [self._cells(c) for c in self.claims]
+        widths = [min(max(len(r[i]) for r in rows), 60 if i == 0 else 40) for i in range(len(self._HEAD))]
+        fmt = lambda r: "  ".join(s[:w].ljust(w) for s, w in zip(r, widths)).rstrip()
+        lines = [self.title, fmt(rows[0]), "  ".join("-" * w for w in widths)]
+        return "\n".join(lines + [fmt(r) for r in rows[1:]])
+
+    def _repr_html_(self) -> str:
+        colour = {True: "#e6f4ea", False: "#fdecea"}
+        out = [f"<table class='tempnets-claims'><caption>{html.escape(self.title)}</caption><thead><tr>"]
+        out += [f"<th>{h}</th>" for h in self._HEAD] + ["</tr></thead><tbody>"]
+        for c in self.claims:
+            out.append(f"<tr style='background:{colour[c.as_expected]}'>")
+            out += [f"<td>{html.escape(s)}</td>" for s in self._cells(c)] + ["</tr>"]
+        out.append("</tbody></table>")
+        return "".join(out)

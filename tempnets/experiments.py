@@ -1,0 +1,115 @@
+"""The registry of reproducible experiments behind ``python -m tempnets``.
+
+Each chapter registers its experiments here by adding an :class:`Experiment`
+to :data:`EXPERIMENTS`: an id, a one-line description and the dotted path
+``"module:function"`` of a runner.  Runners are imported only when run, so
+``python -m tempnets list`` stays instant.
+
+A runner has the signature ``run(scale, seed, jobs, progress) -> Result``:
+``scale`` is ``"book"`` or ``"paper"``, ``seed`` an int, ``jobs`` the number of
+cores to use (results must not depend on it), ``progress`` a bool.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import platform
+import sys
+import time
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+
+from .claims import ClaimsTable
+from .scale import get_scale
+
+
+@dataclass
+class Result:
+    """What a runner returns: its claims table and JSON-serialisable data."""
+
+    claims: ClaimsTable
+    data: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A registered experiment: ``id``, one-line ``description``, runner ``target``."""
+
+    id: str
+    description: str
+    target: str
+
+    def runner(self):
+        """Import and return the runner function."""
+        module, _, name = self.target.partition(":")
+        return getattr(importlib.import_module(module), name)
+
+
+EXPERIMENTS: tuple[Experiment, ...] = (
+    Experiment("gsm-reber-count",
+               "Servan-Schreiber et al. §3.1: the Reber grammar has 43 strings of 3-8 letters",
+               "tempnets.graded_state_machines:run_reber_count"),
+)
+
+
+def get(experiment_id: str) -> Experiment:
+    """Return the experiment with this id, or raise ``KeyError`` listing the known ids."""
+    for e in EXPERIMENTS:
+        if e.id == experiment_id:
+            return e
+    known = ", ".join(e.id for e in EXPERIMENTS)
+    raise KeyError(f"unknown experiment id {experiment_id!r}; known ids: {known}")
+
+
+def _versions() -> dict:
+    out = {"python": platform.python_version()}
+    for pkg in ("tempnets", "numpy", "scipy", "numba", "matplotlib"):
+        try:
+            out[pkg] = version(pkg)
+        except PackageNotFoundError:
+            out[pkg] = None
+    return out
+
+
+def reproduce(experiment_id: str, scale: str | None = None, seed: int = 0, jobs: int = 1,
+              progress: bool | None = None) -> dict:
+    """Run one experiment and return a JSON-ready record of it.
+
+    The record holds the id, scale, seed, jobs, package versions, wall time,
+    the claims table as rows, and the runner's data.  The claims are not
+    verified here (the caller decides what a failure means).
+    """
+    experiment = get(experiment_id)
+    scale = get_scale(scale)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    start = time.perf_counter()
+    result = experiment.runner()(scale=scale, seed=seed, jobs=jobs, progress=progress)
+    wall = time.perf_counter() - start
+    return {
+        "id": experiment.id, "description": experiment.description, "scale": scale,
+        "seed": seed, "jobs": jobs, "wall_time_s": round(wall, 3), "versions": _versions(),
+        "argv": sys.argv, "claims_title": result.claims.title, "claims": result.claims.rows(),
+        "data": result.data, "_table": result.claims,
+    }
+
+
+def write_record(record: dict, path) -> None:
+    """Write a :func:`reproduce` record as JSON (the in-memory table object is left out)."""
+    clean = {k: v for k, v in record.items() if not k.startswith("_")}
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(clean, fh, indent=2, default=_jsonable)
+        fh.write("\n")
+
+
+def _jsonable(x):
+    import numpy as np
+
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    raise TypeError(f"cannot write {type(x).__name__} to JSON")

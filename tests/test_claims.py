@@ -1,0 +1,92 @@
+import pytest
+
+from tempnets import claims
+from tempnets.claims import Claim, ClaimFailed, ClaimsTable
+
+
+@pytest.mark.parametrize("check, paper, ours, expected", [
+    (claims.within(2.0), 46.3, 45.0, True),
+    (claims.within(2.0), 46.3, 43.0, False),
+    (claims.relative(0.1), 100.0, 109.0, True),
+    (claims.relative(0.1), 100.0, 111.0, False),
+    (claims.at_least(50), None, 50.0, True),
+    (claims.at_least(50), None, 49.9, False),
+    (claims.at_most(0.02), None, 0.01, True),
+    (claims.at_most(0.02), None, 0.03, False),
+    (claims.between(1, 2), None, 1.5, True),
+    (claims.between(1, 2), None, 2.5, False),
+    (claims.is_true(), None, True, True),
+    (claims.is_true(), None, False, False),
+    (claims.at_least(0), None, float("nan"), False),
+])
+def test_checks(check, paper, ours, expected):
+    assert check.holds(ours, paper) is expected
+
+
+def table_with(ours, expected=True):
+    t = ClaimsTable("Figure 4.2")
+    t.add("SRN final %", "Figure 4.2", 7.1, 8.0, claims.within(5.0))
+    t.add("PA final %", "Figure 4.2", 46.3, ours, claims.within(10.0), expected=expected)
+    return t
+
+
+def test_verify_passes_when_every_claim_is_as_stated():
+    table = table_with(40.0)
+    assert table.verify() is table
+
+
+def test_verify_names_every_failing_claim():
+    t = table_with(20.0)
+    t.add("embed %", "Figure 4.2", 94.8, 50.0, claims.within(5.0))
+    with pytest.raises(ClaimFailed, match="2 of 3 claims") as info:
+        t.verify()
+    assert "PA final %" in str(info.value) and "embed %" in str(info.value)
+    assert "SRN final %" not in str(info.value)
+
+
+def test_reported_failure_is_accepted_and_shown():
+    t = table_with(20.0, expected=False)
+    t.verify()
+    assert "does not hold (reported)" in str(t)
+    assert "does not hold (reported)" in t._repr_html_()
+
+
+def test_reported_failure_that_starts_to_hold_raises():
+    with pytest.raises(ClaimFailed, match="UNEXPECTEDLY HOLDS"):
+        table_with(46.0, expected=False).verify()
+
+
+def test_renderings_show_paper_ours_and_test():
+    t = table_with(40.0)
+    text, page = str(t), t._repr_html_()
+    for s in ("Figure 4.2", "46.3", "40", "|ours − paper| ≤ 10", "holds"):
+        assert s in text and s in page
+    assert page.startswith("<table") and page.count("<tr") == 3
+
+
+def test_html_is_escaped():
+    t = ClaimsTable("<b>")
+    t.add("a < b", "§1", None, True, claims.is_true())
+    assert "<b>" not in t._repr_html_() and "a &lt; b" in t._repr_html_()
+
+
+def test_rows_are_plain_records():
+    row = table_with(40.0).rows()[1]
+    assert row["paper"] == 46.3 and row["holds"] is True and row["test"] == "|ours − paper| ≤ 10"
+
+
+def test_tolerance_checks_need_a_numeric_paper_value():
+    with pytest.raises(ValueError, match="paper's value"):
+        Claim("x", "§1", "about half", 0.5, claims.within(0.1))
+
+
+def test_check_must_be_a_check():
+    with pytest.raises(TypeError, match="tempnets.claims.Check"):
+        Claim("x", "§1", 1.0, 1.0, 0.1)
+
+
+@pytest.mark.parametrize("make", [lambda: claims.within(-1), lambda: claims.between(2, 1),
+                                  lambda: claims.at_least(float("nan"))])
+def test_bad_tolerances_are_rejected(make):
+    with pytest.raises(ValueError):
+        make()
