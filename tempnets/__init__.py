@@ -10,6 +10,12 @@ One module per idea (see the README's layout paragraph):
 ``progress``        progress bars for long runs (never called by model code)
 ``experiments``     the registry behind ``python -m tempnets``
 ``grammars``        finite-state grammars (Reber, embedded Reber, ...)
+``srn``             the simple recurrent network and its forward pass
+``bptt``            learning rules: SRN rule, BPTT(h, h'), periodically attentive units
+``training``        compiled online and epoch training of many networks at once
+``metrics``         acceptance, Luce ratios, embed/final, generalisation counts
+``analysis``        cluster analysis of hidden states, average conditional probabilities
+``plots``           the papers' figures, drawn by code (never called by training)
 ==================  ==========================================================
 
 Conventions used throughout

@@ -1,0 +1,325 @@
+"""Figures of the papers, drawn by code from results (never by training).
+
+Every function takes data and an optional matplotlib ``ax`` (a new figure is
+made when ``ax`` is None) and returns the ``Axes``.
+
+==========================  ====================================================
+function                    figure it redraws
+==========================  ====================================================
+:func:`grammar_diagram`     grammars as state diagrams (Servan-Schreiber et al.
+                            1991 Figures 3, 18; O'Connell 1995 Figures 1.2, 1.3,
+                            5.1, 6.1; all missing from our copies)
+:func:`network_state`       the network's state (1991 Figures 5–7, 13, 14, 16):
+                            rows output / hidden / context / input, values 0–100
+:func:`dendrogram`          cluster analyses with paper-style leaf labels
+                            (1991 Figures 8, 11, 15, 20)
+:func:`learning_curve`      error or accuracy over training
+:func:`acp_curves`          r² of each ACP order over training (1991 Figure 17)
+:func:`hits_by_length`      hits and errors by embedding length (1991 Figure 19)
+:func:`hinton`              weight matrices (O'Connell Figures 4.7–4.9)
+==========================  ====================================================
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+
+
+def _axes(ax, figsize=(6, 4)):
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=figsize)
+    return ax
+
+
+# ------------------------------------------------------------------- grammar
+def grammar_layout(grammar) -> dict:
+    """Default positions: ``x`` = fewest arcs from the start, states of one column spread in ``y``.
+
+    States met first (e.g. after T) are placed higher, which draws the Reber
+    grammar as in its usual figure (#1, #3 on top, #2, #4 below).  The end is
+    a pseudo-state ``"END"`` one column right of the deepest state leading to it.
+    """
+    depth, order = {grammar.start: 0}, [grammar.start]
+    queue = deque([grammar.start])
+    while queue:
+        s = queue.popleft()
+        for a in grammar.arcs:
+            if a.source == s and a.target is not None and a.target not in depth:
+                depth[a.target] = depth[s] + 1
+                order.append(a.target)
+                queue.append(a.target)
+    depth["END"] = 1 + max(depth[a.source] for a in grammar.arcs if a.target is None)
+    order.append("END")
+    pos = {}
+    for d in set(depth.values()):
+        column = [s for s in order if depth[s] == d]
+        for i, s in enumerate(column):
+            pos[s] = (float(d), (len(column) - 1) / 2.0 - i)
+    return pos
+
+
+def grammar_diagram(grammar, ax=None, layout=None, show_probabilities: bool | None = None,
+                    node_radius: float = 0.18):
+    """Draw a :class:`~tempnets.grammars.FiniteStateGrammar` as a state diagram.
+
+    Parameters
+    ----------
+    grammar : FiniteStateGrammar
+    ax : matplotlib Axes, optional
+    layout : dict, optional
+        ``state -> (x, y)``, including ``"END"``; default :func:`grammar_layout`.
+    show_probabilities : bool, optional
+        Label arcs ``"X 0.8"``; default: only when some choice is not 0.5.
+    node_radius : float
+        Radius of the state circles, in layout units.
+
+    Returns
+    -------
+    matplotlib Axes
+        With one circle per state (and END), one arrow and one letter label per arc.
+    """
+    from matplotlib.patches import Circle, FancyArrowPatch
+
+    ax = _axes(ax, (8, 4))
+    pos = layout or grammar_layout(grammar)
+    missing = [s for s in list(grammar.states) + ["END"] if s not in pos]
+    if missing:
+        raise ValueError(f"layout has no position for states {missing}")
+    if show_probabilities is None:
+        show_probabilities = any(a.prob not in (0.5, 1.0) for a in grammar.arcs)
+    for s in list(grammar.states) + ["END"]:
+        x, y = pos[s]
+        ax.add_patch(Circle((x, y), node_radius, fill=False, lw=1.5))
+        ax.text(x, y, s, ha="center", va="center", fontsize=7)
+    for a in grammar.arcs:
+        x0, y0 = pos[a.source]
+        x1, y1 = pos["END" if a.target is None else a.target]
+        label = a.symbol + (f" {a.prob:g}" if show_probabilities and a.prob < 1.0 else "")
+        if (x0, y0) == (x1, y1):  # self-loop above the state
+            start, end = (x0 - node_radius * 0.7, y0 + node_radius * 0.7), (x0 + node_radius * 0.7,
+                                                                         y0 + node_radius * 0.7)
+            arrow = FancyArrowPatch(start, end, connectionstyle="arc3,rad=-1.8", arrowstyle="-|>",
+                                    mutation_scale=10, lw=1)
+            lx, ly = x0, y0 + node_radius * 2.6
+        else:
+            d = np.array([x1 - x0, y1 - y0]) / np.hypot(x1 - x0, y1 - y0)
+            back = x1 <= x0  # arcs going back (or within a column) bend more, to stay clear
+            arrow = FancyArrowPatch((x0, y0) + node_radius * d, (x1, y1) - node_radius * d,
+                                    connectionstyle=f"arc3,rad={0.35 if back else 0.1}",
+                                    arrowstyle="-|>", mutation_scale=10, lw=1)
+            lx, ly = (x0 + x1) / 2 + 0.12 * (y1 - y0), (y0 + y1) / 2 + 0.12 * (x0 - x1) + 0.06
+        ax.add_patch(arrow)
+        ax.text(lx, ly, label, ha="center", va="center", fontsize=9, color="tab:blue",
+                bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.8))
+    xs, ys = zip(*pos.values())
+    ax.set_xlim(min(xs) - 0.5, max(xs) + 0.5)
+    ax.set_ylim(min(ys) - 0.6, max(ys) + 0.9)
+    ax.set_aspect("equal")
+    ax.set_axis_off()
+    ax.set_title(grammar.name)
+    return ax
+
+
+# ------------------------------------------------------------- network state
+def network_state(layers: dict, ax=None, unit_labels: dict | None = None, title: str | None = None,
+                  numbers: bool = True):
+    """The network's state as rows of boxes, values 0–100 (Figures 5–7 of the 1991 paper).
+
+    Parameters
+    ----------
+    layers : dict
+        ``name -> 1-D activations in [0, 1]``, drawn top to bottom in order,
+        e.g. ``{"Output": o, "Hidden": h, "Context": c, "Input": x}``.
+    unit_labels : dict, optional
+        ``name -> labels of its units`` (e.g. ``{"Output": "BTSPXVE"}``).
+    title : str, optional
+        E.g. the string with the current letter capitalised.
+    numbers : bool
+        Write ``round(100 * a)`` in each box (as in the paper) besides shading it.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    from matplotlib.patches import Rectangle
+
+    if not layers:
+        raise ValueError("layers is empty; pass e.g. {'Output': ..., 'Hidden': ..., 'Input': ...}")
+    rows = {k: np.asarray(v, dtype=float).ravel() for k, v in layers.items()}
+    for k, v in rows.items():
+        if v.size and (v.min() < 0 or v.max() > 1):
+            raise ValueError(f"layer {k!r} has values outside [0, 1] ({v.min():.3g}..{v.max():.3g})")
+    unit_labels = unit_labels or {}
+    width = max(v.size for v in rows.values())
+    ax = _axes(ax, (0.45 * width + 1.5, 0.6 * len(rows) + 0.8))
+    for r, (name, v) in enumerate(rows.items()):
+        y = len(rows) - 1 - r
+        ax.text(-0.6, y + 0.4, name, ha="right", va="center", fontsize=9)
+        labels = unit_labels.get(name)
+        for i, a in enumerate(v):
+            ax.add_patch(Rectangle((i, y), 0.9, 0.8, fc=str(1 - 0.85 * a), ec="black", lw=0.5))
+            if numbers:
+                ax.text(i + 0.45, y + 0.4, f"{round(100 * a):d}", ha="center", va="center", fontsize=7,
+                        color="white" if a > 0.55 else "black")
+            if labels is not None and i < len(labels):
+                ax.text(i + 0.45, y + 0.88, labels[i], ha="center", va="bottom", fontsize=7)
+    ax.set_xlim(-3.0, width + 0.2)
+    ax.set_ylim(-0.2, len(rows) + 0.2)
+    ax.set_aspect("equal")
+    ax.set_axis_off()
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+# ---------------------------------------------------------------- dendrogram
+def dendrogram(linkage_matrix, labels, ax=None, orientation: str = "left", **kwargs):
+    """Dendrogram of a cluster analysis with paper-style leaf labels (Figures 8, 11, 15, 20).
+
+    Links are horizontal (orientation ``"left"``: the root at the left, as in
+    the paper, whose note 3 says "the contrast between two groups is
+    indicated by the length of the horizontal links").  ``labels`` come from
+    :func:`tempnets.analysis.presentation_labels`; extra keyword arguments go
+    to :func:`scipy.cluster.hierarchy.dendrogram`.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    from scipy.cluster import hierarchy
+
+    labels = list(labels)
+    z = np.asarray(linkage_matrix)
+    if z.ndim != 2 or z.shape[1] != 4 or len(labels) != z.shape[0] + 1:
+        raise ValueError(f"need a linkage matrix of shape (n - 1, 4) and n labels; got {z.shape} "
+                         f"and {len(labels)} labels")
+    ax = _axes(ax, (5, max(3.0, 0.16 * len(labels))))
+    hierarchy.dendrogram(z, labels=labels, orientation=orientation, ax=ax,
+                         color_threshold=kwargs.pop("color_threshold", 0), **kwargs)
+    ax.set_xlabel("Euclidean distance")
+    return ax
+
+
+# -------------------------------------------------------------------- curves
+def learning_curve(x, y, ax=None, label: str | None = None, xlabel: str = "strings presented",
+                   ylabel: str = "error"):
+    """A learning curve; a 2-D ``y`` (runs × points) draws each run thin and their mean bold.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    ax = _axes(ax)
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if y.shape[-1] != x.size or y.ndim not in (1, 2):
+        raise ValueError(f"y must have shape ({x.size},) or (n_runs, {x.size}), got {y.shape}")
+    if y.ndim == 2:
+        for run in y:
+            ax.plot(x, run, color="0.75", lw=0.7)
+        y = y.mean(axis=0)
+    ax.plot(x, y, lw=2, label=label)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if label:
+        ax.legend()
+    return ax
+
+
+def acp_curves(tests, r_squared, orders=None, ax=None, xlabel: str = "epoch"):
+    """% of variance explained by ACPs of each order at each test (Figure 17).
+
+    Parameters
+    ----------
+    tests : array_like, shape (n_tests,)
+        When each test was run (e.g. epochs 0, 50, ..., 1000).
+    r_squared : array_like, shape (n_tests, n_orders)
+        From :func:`tempnets.analysis.acp_r_squared` at each test.
+    orders : sequence of int, optional
+        Default ``0 .. n_orders - 1``.
+
+    Returns
+    -------
+    matplotlib Axes
+        One line per order.
+    """
+    t, r2 = np.asarray(tests, dtype=float), np.asarray(r_squared, dtype=float)
+    if r2.ndim != 2 or r2.shape[0] != t.size:
+        raise ValueError(f"r_squared must have shape ({t.size}, n_orders), got {r2.shape}")
+    orders = list(range(r2.shape[1])) if orders is None else list(orders)
+    if len(orders) != r2.shape[1]:
+        raise ValueError(f"{len(orders)} orders for {r2.shape[1]} columns of r_squared")
+    ax = _axes(ax)
+    for j, n in enumerate(orders):
+        ax.plot(t, 100 * r2[:, j], marker="o", ms=3, label=f"order {n}")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("% variance explained (r²)")
+    ax.set_ylim(0, 100)
+    ax.legend(fontsize=7)
+    return ax
+
+
+def hits_by_length(result: dict, ax=None):
+    """Hits and errors (%) by embedding length (Figure 19).
+
+    Parameters
+    ----------
+    result : dict
+        From :func:`tempnets.metrics.outcomes_by_embedding_length`.
+
+    Returns
+    -------
+    matplotlib Axes
+        Two bar series (hits, errors).
+    """
+    missing = {"lengths", "hit", "error"} - set(result)
+    if missing:
+        raise ValueError(f"result lacks {sorted(missing)}; pass outcomes_by_embedding_length(...)")
+    ax = _axes(ax)
+    x = np.arange(len(result["lengths"]))
+    ax.bar(x - 0.2, result["hit"], 0.4, label="hits", color="0.3")
+    ax.bar(x + 0.2, result["error"], 0.4, label="errors", color="0.75")
+    ax.set_xticks(x, result["lengths"])
+    ax.set_xlabel("letters in the embedding")
+    ax.set_ylabel("%")
+    ax.set_ylim(0, 100)
+    ax.legend()
+    return ax
+
+
+# -------------------------------------------------------------------- Hinton
+def hinton(weights, ax=None, max_weight: float | None = None, row_labels=None, col_labels=None):
+    """Hinton diagram: a square per weight, area ∝ |w|, white positive, black negative.
+
+    ``W[i, j]`` (from unit ``j`` to unit ``i``) is drawn at row ``i``, column ``j``.
+
+    Returns
+    -------
+    matplotlib Axes
+        With one square per non-zero weight.
+    """
+    from matplotlib.patches import Rectangle
+
+    w = np.asarray(weights, dtype=float)
+    if w.ndim != 2:
+        raise ValueError(f"weights must be a 2-D matrix, got shape {w.shape}")
+    max_weight = max_weight or (np.abs(w).max() if np.abs(w).max() > 0 else 1.0)
+    ax = _axes(ax, (0.35 * w.shape[1] + 1.5, 0.35 * w.shape[0] + 1))
+    ax.set_facecolor("0.5")
+    for (i, j), v in np.ndenumerate(w):
+        if v == 0:
+            continue
+        side = np.sqrt(min(abs(v) / max_weight, 1.0))
+        ax.add_patch(Rectangle((j - side / 2, i - side / 2), side, side,
+                               fc="white" if v > 0 else "black", ec="none"))
+    ax.set_xlim(-0.5, w.shape[1] - 0.5)
+    ax.set_ylim(w.shape[0] - 0.5, -0.5)
+    ax.set_aspect("equal")
+    ax.set_xticks(range(w.shape[1]), col_labels if col_labels is not None else range(w.shape[1]))
+    ax.set_yticks(range(w.shape[0]), row_labels if row_labels is not None else range(w.shape[0]))
+    ax.set_xlabel("from unit")
+    ax.set_ylabel("to unit")
+    return ax

@@ -1,0 +1,167 @@
+"""Tests for tempnets.metrics with hand-built activations."""
+
+import numpy as np
+import pytest
+
+from tempnets import grammars as gr
+from tempnets import metrics as mt
+
+
+def ideal(g, s):
+    """Activations of an ideal predictor: the exact next-symbol probabilities."""
+    return np.array([g.successor_probabilities(s[: t + 1]) for t in range(len(s) - 1)])
+
+
+def test_ideal_predictor_accepts_grammatical_strings_and_rejects_others():
+    g = gr.reber()
+    good = g.sample(30, 0)
+    assert mt.accepted([ideal(g, s) for s in good], good, g).all()
+    # a non-grammatical string scored with the ideal predictions of a grammatical one
+    bad = "BTXVE"
+    acts = ideal(g, "BTXSE")
+    assert not mt.accepted([acts], [bad], g)[0]
+
+
+def test_acceptance_threshold_is_strict():
+    g = gr.reber()
+    s = "BTXSE"
+    a = np.zeros((4, 7))
+    a[[0, 1, 2, 3], g.encode(s)[1:]] = 0.3
+    assert not mt.accepted([a], [s], g)[0]
+    a[[0, 1, 2, 3], g.encode(s)[1:]] = 0.31
+    assert mt.accepted([a], [s], g)[0]
+
+
+def test_flat_activations_with_offsets_match_list():
+    g = gr.reber()
+    strings = g.sample(5, 1)
+    acts = [ideal(g, s) for s in strings]
+    offsets = np.concatenate([[0], np.cumsum([len(a) for a in acts])])
+    flat = np.concatenate(acts)
+    np.testing.assert_array_equal(mt.accepted(flat, strings, g, offsets=offsets),
+                                  mt.accepted(acts, strings, g))
+
+
+def test_shape_errors_are_clear():
+    g = gr.reber()
+    with pytest.raises(ValueError, match=r"expected \(4, 7\)"):
+        mt.accepted([np.zeros((5, 7))], ["BTXSE"], g)
+    with pytest.raises(ValueError, match="1 activation arrays for 2 strings"):
+        mt.accepted([np.zeros((4, 7))], ["BTXSE", "BTXSE"], g)
+    with pytest.raises(TypeError, match="needs offsets"):
+        mt.accepted(np.zeros((4, 7)), ["BTXSE"], g)
+    with pytest.raises(ValueError, match="offsets"):
+        mt.accepted(np.zeros((4, 7)), ["BTXSE"], g, offsets=[0, 3])
+    with pytest.raises(ValueError, match="letter 'Q'"):
+        mt.accepted([np.zeros((4, 7))], ["BTXQE"], g)
+
+
+def test_luce_ratio():
+    r = mt.luce_ratio([[1.0, 3.0], [2.0, 2.0]])
+    np.testing.assert_allclose(r, [[0.25, 0.75], [0.5, 0.5]])
+    with pytest.raises(ValueError, match="non-negative"):
+        mt.luce_ratio([-1.0, 2.0])
+
+
+def test_exit_outcomes_hit_error_miss():
+    g = gr.embedded_subgrammar()
+    s = "BTTXSTE"  # exit step predicts s[-2] = 'T' at step len(s) - 3 = 4
+    T, P, E = 1, 3, 6
+    acts = []
+    for t_act, p_act in [(0.9, 0.1), (0.1, 0.9), (0.5, 0.5), (0.6, 0.0)]:
+        a = np.full((6, 7), 0.0)
+        a[4, T], a[4, P] = t_act, p_act
+        acts.append(a)
+    # last: T = 0.6 but a large E activation pushes its Luce ratio below 0.6
+    acts[3][4, E] = 0.5
+    out = mt.exit_outcomes(acts, [s] * 4, g)
+    assert out.tolist() == ["hit", "error", "miss", "miss"]
+    pct = mt.outcome_percentages(out)
+    assert pct == {"hit": 25.0, "error": 25.0, "miss": 50.0}
+    # criterion is >= 0.6 for hits
+    a = np.zeros((6, 7))
+    a[4, T], a[4, P] = 0.6, 0.4
+    assert mt.exit_outcomes([a], [s], g).tolist() == ["hit"]
+
+
+def test_outcomes_by_embedding_length_groups_7_plus():
+    strings = ["BTTXSTE", "BPPVVPE", "BTPVPXVVTE", "BTTXXVPXVVTE", "BPTXXVPXVPSPE"]
+    res = mt.outcomes_by_embedding_length(["hit", "error", "hit", "miss", "hit"], strings)
+    assert res["lengths"] == ["3", "6", "7+"]
+    np.testing.assert_array_equal(res["count"], [2, 1, 2])
+    np.testing.assert_allclose(res["hit"], [50, 100, 50])
+    np.testing.assert_allclose(res["error"], [50, 0, 0])
+
+
+def test_embed_and_final_on_embedded_reber():
+    g = gr.embedded_reber()
+    strings = g.sample(20, 2)
+    acts = [ideal(g, s) for s in strings]
+    assert mt.embed_predicted(acts, strings, g).all()
+    assert mt.final_predicted(acts, strings, g).all()
+    # a network that forgot the indicator: T and P at 0.5 before the final symbol
+    forgetful = []
+    for a, s in zip(acts, strings):
+        a = a.copy()
+        a[len(s) - 3] = 0.0
+        a[len(s) - 3, [1, 3]] = 0.5
+        forgetful.append(a)
+    assert mt.embed_predicted(forgetful, strings, g).all()
+    assert not mt.final_predicted(forgetful, strings, g).any()
+
+
+def test_embed_fails_when_one_embedded_symbol_is_missed_and_ignores_outside_steps():
+    g = gr.embedded_reber()
+    s = "BTBTXSETE"
+    a = ideal(g, s)
+    b = a.copy()
+    b[0] = 0.0  # the indicator's prediction (not embedded) is irrelevant
+    b[-1] = 0.0  # the final E prediction too
+    b[-2] = 0.0  # and the final symbol is scored by final_predicted only
+    assert mt.embed_predicted([b], [s], g)[0]
+    for j in range(2, len(s) - 2):  # each embedded symbol s[j], predicted at step j-1
+        c = a.copy()
+        c[j - 1, g.alphabet.index(s[j])] = 0.2
+        assert not mt.embed_predicted([c], [s], g)[0], f"missed symbol {j} of {s}"
+
+
+def test_indicator_position():
+    assert mt.indicator_position("BTBTXSETE") == 1
+    assert mt.indicator_position("BXXVPBPVVEPE") == 4
+    assert mt.indicator_position("BTTXSTE") == 1
+    g = gr.time_varying_embedded_reber()
+    s = "BXXVPBPVVEPE"
+    assert g.is_member(s)
+    a = ideal(g, s)
+    assert mt.embed_predicted([a], [s], g)[0] and mt.final_predicted([a], [s], g)[0]
+
+
+def test_generalisation_counts():
+    g = gr.reber()
+    lang = g.enumerate(8, 3)
+    gen = gr.generalisation_strings()
+    # the ideal predictor under length constraints: uniform over legal successors
+    acts = []
+    for s in gen:
+        rows = []
+        for t in range(len(s) - 1):
+            legal = mt.legal_successors(s[: t + 1], lang)
+            rows.append([1.0 / len(legal) if c in legal else 0.0 for c in g.alphabet])
+        acts.append(np.array(rows))
+    res = mt.generalisation_counts(acts, gen, g, language=lang)
+    assert res.n_predictions == 172 and res.n_incorrect == 0 and res.n_missed == 0
+    # a step where the length constraint removes a successor the grammar allows
+    i, t = next((i, t) for i, s in enumerate(gen) for t in range(len(s) - 1)
+                if mt.legal_successors(s[: t + 1], lang) != g.successors(s[: t + 1]))
+    s = gen[i]
+    (banned,) = g.successors(s[: t + 1]) - mt.legal_successors(s[: t + 1], lang)
+    a = acts[i].copy()
+    a[t, g.alphabet.index(banned)] = 0.06  # illegal given the length constraint
+    a[0, g.alphabet.index(s[1])] = 0.3  # legal successor at the threshold: missed
+    acts2 = acts[:i] + [a] + acts[i + 1:]
+    res = mt.generalisation_counts(acts2, gen, g, language=lang)
+    assert (res.n_incorrect, res.n_missed, res.n_both) == (1, 1, 0)
+    assert res.incorrect[i][t] and res.missed[i][0]
+    # without length constraints that successor is legal
+    res = mt.generalisation_counts(acts2, gen, g)
+    assert res.n_incorrect == 0
