@@ -1,0 +1,152 @@
+"""Speed of the SRN training engine (tempnets.bptt / tempnets.training).
+
+Run as a script: ``python benchmarks/bench_engine.py [--strings N] [--repeat K]``.
+
+For each rule (SRN = BPTT(2,1), BPTT(5,1), PA = 8 normal + 7 PA units of period 7
+with the SRN rule) it trains one 7-15-7 network online on embedded Reber strings
+with the compiled engine and, in the same run, a naive numpy per-step loop of
+the same rule, and prints the cost per network-step of both and their ratio.
+Then it trains R = 8 networks with 1 thread and with 2 threads and prints the
+speed-up.  Times are the best of ``--repeat`` runs (the machine may be shared).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import namedtuple
+
+import numba
+import numpy as np
+
+from tempnets.srn import pa_attention
+from tempnets.training import TrainConfig, sample_strings, train_online
+
+
+def embedded_reber_tables():
+    """Embedded Reber grammar tables: the library's if available, else built here."""
+    try:
+        from tempnets.grammars import embedded_reber
+
+        return embedded_reber().tables()
+    except Exception:  # grammars module missing or different: build by hand
+        pass
+    Tables = namedtuple("Tables", "symbol target cumprob start")
+    B, T, S, P, X, V, E = range(7)
+    arcs = {0: [(B, 1)], 1: [(T, 2), (P, 10)], 18: [(E, -1)]}
+    for base, mark in ((2, T), (10, P)):  # inner Reber string incl. its own B and E
+        n = base + 1  # nodes #0..#5 are base+1 .. base+6
+        arcs[base] = [(B, n)]
+        arcs[n + 0] = [(T, n + 1), (P, n + 2)]
+        arcs[n + 1] = [(S, n + 1), (X, n + 3)]
+        arcs[n + 2] = [(T, n + 2), (V, n + 4)]
+        arcs[n + 3] = [(X, n + 2), (S, n + 5)]
+        arcs[n + 4] = [(P, n + 3), (V, n + 5)]
+        arcs[n + 5] = [(E, base + 7)]
+        arcs[base + 7] = [(mark, 18)]
+    symbol = -np.ones((19, 2), np.int64)
+    target = -np.ones((19, 2), np.int64)
+    cumprob = np.zeros((19, 2))
+    for st, out in arcs.items():
+        for k, (sym, to) in enumerate(out):
+            symbol[st, k], target[st, k], cumprob[st, k] = sym, to, (k + 1) / len(out)
+    return Tables(symbol, target, cumprob, 0)
+
+
+def naive_numpy(strings, h, period, phase, lr=0.01, mom=0.3, seed=0):
+    """Straightforward numpy, one step at a time: BPTT(h, 1) (h = 2: the SRN rule) with
+    momentum, and PA masks when some period is not 1.  Returns the number of steps."""
+    rng = np.random.default_rng(seed)
+    params = [rng.uniform(-1, 1, s) for s in [(15, 7), (15, 15), (15,), (7, 15), (7,)]]
+    W_ih, W_hh, b_h, W_ho, b_o = params
+    vel = [np.zeros_like(p) for p in params]
+    pa = bool(np.any(period != 1))
+    eye = np.eye(7)
+    steps = 0
+    for s in strings:
+        c = np.zeros(15)
+        hist = []  # (x, context, h, attention) of the last h - 1 steps
+        for pos in range(len(s) - 1):
+            x = eye[s[pos]]
+            hid = 1 / (1 + np.exp(-(W_ih @ x + W_hh @ c + b_h)))
+            a = ((pos - phase) % period == 0).astype(float) if pa else None
+            if pa:
+                hid = a * hid + (1 - a) * c
+            y = 1 / (1 + np.exp(-(W_ho @ hid + b_o)))
+            dy = (eye[s[pos + 1]] - y) * y * (1 - y)
+            hist.append((x, c, hid, a))
+            if len(hist) > h - 1:
+                hist.pop(0)
+            g_ih, g_hh, g_bh = np.zeros_like(W_ih), np.zeros_like(W_hh), np.zeros_like(b_h)
+            d = hid * (1 - hid) * (W_ho.T @ dy)
+            for k in range(len(hist) - 1, -1, -1):
+                xk, ck, hk, ak = hist[k]
+                if k < len(hist) - 1:  # one step further back through W_hh
+                    an = hist[k + 1][3]
+                    if pa:
+                        d = hk * (1 - hk) * (W_hh.T @ (an * d)) + (1 - an) * d
+                    else:
+                        d = hk * (1 - hk) * (W_hh.T @ d)
+                ad = ak * d if pa else d
+                g_ih += np.outer(ad, xk)
+                g_hh += np.outer(ad, ck)
+                g_bh += ad
+            for p, v, gi in zip(params, vel, (g_ih, g_hh, g_bh, np.outer(dy, hid), dy)):
+                v *= mom
+                v += lr * gi
+                p += v
+            c = hid
+            steps += 1
+    return steps
+
+
+def best_time(fn, repeat):
+    best = np.inf
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--strings", type=int, default=20000, help="strings per engine run")
+    ap.add_argument("--naive-strings", type=int, default=150, help="strings for naive numpy")
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args(argv)
+    tables = embedded_reber_tables()
+    flat, offsets = sample_strings(tables, args.naive_strings, 1)
+    naive_strings = [flat[offsets[i]:offsets[i + 1]] for i in range(offsets.size - 1)]
+    ones, zeros = np.ones(15, np.int64), np.zeros(15, np.int64)
+    rules = [("SRN", TrainConfig(), 2, ones, zeros),
+             ("BPTT(5,1)", TrainConfig(h=5), 5, ones, zeros),
+             ("PA", TrainConfig.pa(), 2, *pa_attention())]
+    numba.set_num_threads(1)
+    for name, cfg, h, period, phase in rules:
+        train_online(tables, 50, config=cfg, rng=0, progress=False)  # compile / load cache
+        t, hist = best_time(lambda: train_online(tables, args.strings, config=cfg, rng=0,
+                                                 chunk_strings=args.strings, progress=False),
+                            args.repeat)
+        n_steps = int(hist.n_steps[0])
+        tn, steps_naive = best_time(lambda: naive_numpy(naive_strings, h, period, phase),
+                                    max(1, args.repeat // 2))
+        fast = t / n_steps * 1e6
+        slow = tn / steps_naive * 1e6
+        print(f"{name} rule  {fast:.2f} us/network-step  naive numpy {slow:.1f} us  "
+              f"ratio {slow / fast:.0f}x")
+    R = 8
+    n = max(1000, args.strings // 4)
+    times = {}
+    for threads in (1, 2):
+        numba.set_num_threads(threads)
+        train_online(tables, 20, config=TrainConfig(), n_networks=R, rng=0, progress=False)
+        times[threads], _ = best_time(lambda: train_online(
+            tables, n, config=TrainConfig(), n_networks=R, rng=0, chunk_strings=n,
+            progress=False), args.repeat)
+    print(f"R={R} SRN networks: 1 core {times[1]:.2f} s, 2 cores {times[2]:.2f} s, "
+          f"speed-up {times[1] / times[2]:.2f}x (numba threads: {numba.config.NUMBA_NUM_THREADS})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,99 @@
+"""SRN parameters, attention patterns and the forward pass (tempnets.srn)."""
+
+import numpy as np
+import pytest
+
+import reference_srn as ref
+from tempnets.random import spawn
+from tempnets.srn import (SRNParams, as_flat_strings, check_attention, init_params,
+                          pa_attention, srn_forward)
+
+
+def test_init_params_range_shapes_and_replication_independence():
+    p = init_params(7, 15, 7, r=0.5, rng=3)
+    assert [a.shape for a in p] == [(15, 7), (15, 15), (15,), (7, 15), (7,)]
+    allw = np.concatenate([a.ravel() for a in p])
+    assert allw.min() >= -0.5 and allw.max() <= 0.5 and allw.max() > 0.45
+    stack = init_params(7, 15, 7, r=1.0, rng=9, n_networks=4)
+    assert stack.stacked and stack.W_hh.shape == (4, 15, 15)
+    alone = init_params(7, 15, 7, r=1.0, rng=spawn(9, 4)[2])
+    for a, b in zip(stack.network(2), alone):
+        np.testing.assert_array_equal(a, b)
+    other = init_params(7, 15, 7, r=1.0, rng=9, n_networks=6)  # R does not change network k
+    np.testing.assert_array_equal(other.W_ih[:4], stack.W_ih)
+    assert not np.array_equal(stack.W_ih[0], stack.W_ih[1])
+
+
+@pytest.mark.parametrize("bad,match", [(dict(r=0.0), "init range r must be a positive"),
+                                       (dict(r=-1.0), "positive"),
+                                       (dict(n_hidden=0), "n_hidden must be a positive integer")])
+def test_init_params_rejects_bad_arguments(bad, match):
+    kw = dict(n_in=7, n_hidden=15, n_out=7, r=1.0, rng=0) | bad
+    with pytest.raises(ValueError, match=match):
+        init_params(**kw)
+
+
+def test_pa_attention_is_oconnell_figure_4_1():
+    period, phase = pa_attention()
+    assert list(period) == [1] * 8 + [7] * 7
+    assert list(phase) == [0] * 8 + list(range(7))
+    # exactly one PA unit attentive at each step
+    for t in range(21):
+        att = (t - phase[8:]) % period[8:] == 0
+        assert att.sum() == 1 and att[t % 7]
+
+
+@pytest.mark.parametrize("period,phase,exc,match", [
+    ([1, 0, 2], [0, 0, 0], ValueError, "period must be >= 1 .* unit 1 has period 0"),
+    ([1, 3, 2], [0, 3, 0], ValueError, r"0 <= phase < period; unit 1 has phase 3"),
+    ([1, 3, 2], [0, -1, 0], ValueError, "unit 1 has phase -1"),
+    ([1, 3], [0, 0], ValueError, r"shape \(3,\)"),
+    ([1.0, 3.0, 2.0], [0, 0, 0], TypeError, "period must hold integers"),
+    (None, [0, 0, 0], ValueError, "phase given without period"),
+])
+def test_check_attention_errors(period, phase, exc, match):
+    with pytest.raises(exc, match=match):
+        check_attention(period, phase, 3)
+
+
+def test_forward_matches_reference_with_pa_and_stream():
+    p = ref.random_params(5)
+    strings = ref.random_strings(6, 7)
+    period, phase = [1, 2, 1, 3, 4], [0, 1, 0, 2, 0]
+    for reset in (True, False):
+        ys, hs = ref.forward(p, strings, period, phase, reset=reset)
+        y, offs, h = srn_forward(SRNParams(*p), strings, period=period, phase=phase,
+                                 reset_context=reset, return_hidden=True)
+        np.testing.assert_allclose(y, np.concatenate(ys), rtol=0, atol=1e-14)
+        np.testing.assert_allclose(h, np.concatenate(hs), rtol=0, atol=1e-14)
+        for i in range(len(strings)):
+            assert offs[i + 1] - offs[i] == len(strings[i]) - 1
+    # reset matters (the test can fail)
+    y1, _ = srn_forward(SRNParams(*p), strings, reset_context=False)
+    y2, _ = srn_forward(SRNParams(*p), strings, reset_context=True)
+    assert np.max(np.abs(y1 - y2)) > 1e-3
+
+
+def test_forward_stack_equals_each_network():
+    stack = init_params(4, 5, 4, rng=1, n_networks=3)
+    strings = ref.random_strings(2, 4)
+    flat, offsets = as_flat_strings(strings)
+    y, _ = srn_forward(stack, flat, offsets)
+    assert y.shape == (3, flat.size - len(strings), 4)
+    for k in range(3):
+        yk, _ = srn_forward(stack.network(k), strings)
+        np.testing.assert_array_equal(y[k], yk)
+
+
+def test_as_flat_strings_and_forward_errors():
+    with pytest.raises(ValueError, match="needs offsets"):
+        as_flat_strings(np.array([0, 1, 2]))
+    with pytest.raises(ValueError, match="must start at 0"):
+        as_flat_strings(np.array([0, 1, 2]), np.array([1, 3]))
+    with pytest.raises(TypeError, match="integer symbol indices"):
+        as_flat_strings([np.array([0.5, 1.0])])
+    p = init_params(4, 3, 4, rng=0)
+    with pytest.raises(ValueError, match="string 1 has symbol index 7, not in 0..3"):
+        srn_forward(p, [np.array([0, 1]), np.array([1, 7, 2])])
+    with pytest.raises(TypeError, match="SRNParams"):
+        srn_forward(tuple(p), [np.array([0, 1])])
