@@ -14,43 +14,13 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections import namedtuple
 
 import numba
 import numpy as np
 
+from tempnets.grammars import embedded_reber
 from tempnets.srn import pa_attention
 from tempnets.training import TrainConfig, sample_strings, train_online
-
-
-def embedded_reber_tables():
-    """Embedded Reber grammar tables: the library's if available, else built here."""
-    try:
-        from tempnets.grammars import embedded_reber
-
-        return embedded_reber().tables()
-    except Exception:  # grammars module missing or different: build by hand
-        pass
-    Tables = namedtuple("Tables", "symbol target cumprob start")
-    B, T, S, P, X, V, E = range(7)
-    arcs = {0: [(B, 1)], 1: [(T, 2), (P, 10)], 18: [(E, -1)]}
-    for base, mark in ((2, T), (10, P)):  # inner Reber string incl. its own B and E
-        n = base + 1  # nodes #0..#5 are base+1 .. base+6
-        arcs[base] = [(B, n)]
-        arcs[n + 0] = [(T, n + 1), (P, n + 2)]
-        arcs[n + 1] = [(S, n + 1), (X, n + 3)]
-        arcs[n + 2] = [(T, n + 2), (V, n + 4)]
-        arcs[n + 3] = [(X, n + 2), (S, n + 5)]
-        arcs[n + 4] = [(P, n + 3), (V, n + 5)]
-        arcs[n + 5] = [(E, base + 7)]
-        arcs[base + 7] = [(mark, 18)]
-    symbol = -np.ones((19, 2), np.int64)
-    target = -np.ones((19, 2), np.int64)
-    cumprob = np.zeros((19, 2))
-    for st, out in arcs.items():
-        for k, (sym, to) in enumerate(out):
-            symbol[st, k], target[st, k], cumprob[st, k] = sym, to, (k + 1) / len(out)
-    return Tables(symbol, target, cumprob, 0)
 
 
 def naive_numpy(strings, h, period, phase, lr=0.01, mom=0.3, seed=0):
@@ -115,7 +85,7 @@ def main(argv=None):
     ap.add_argument("--naive-strings", type=int, default=150, help="strings for naive numpy")
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args(argv)
-    tables = embedded_reber_tables()
+    tables = embedded_reber().tables()
     flat, offsets = sample_strings(tables, args.naive_strings, 1)
     naive_strings = [flat[offsets[i]:offsets[i + 1]] for i in range(offsets.size - 1)]
     ones, zeros = np.ones(15, np.int64), np.zeros(15, np.int64)
