@@ -50,6 +50,21 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment("gsm-reber-count",
                "Servan-Schreiber et al. §3.1: the Reber grammar has 43 strings of 3-8 letters",
                "tempnets.graded_state_machines:run_reber_count"),
+    Experiment("gsm-reber-3hu",
+               "Servan-Schreiber et al. §2.4-2.5: 3 hidden units learn the Reber grammar (acceptance, random sequences, clusters)",
+               "tempnets.graded_state_machines:run_reber_3hu"),
+    Experiment("gsm-21-strings",
+               "Servan-Schreiber et al. §3: 21 training strings, 15 units, 2000 epochs (tss, length constraints, generalisation)",
+               "tempnets.graded_state_machines:run_21_strings"),
+    Experiment("gsm-acp",
+               "Servan-Schreiber et al. §4, Fig. 17: learning phases via conditional probabilities of order 0-6",
+               "tempnets.graded_state_machines:run_acp"),
+    Experiment("gsm-problem3",
+               "Servan-Schreiber et al. §5.1: PSSSP vs TSSST, plateau and hidden-units x embedding sweep",
+               "tempnets.graded_state_machines:run_problem3"),
+    Experiment("gsm-embedded",
+               "Servan-Schreiber et al. §5.2, Figs. 19-20: symmetrical vs asymmetrical embedded sub-grammar",
+               "tempnets.graded_state_machines:run_embedded"),
 )
 
 
