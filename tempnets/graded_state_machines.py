@@ -824,13 +824,16 @@ def run_embedded(scale="book", seed=0, jobs=1, progress=None) -> Result:
     labels = res["symmetrical"]["by_length"][0]["lengths"]
     table = claims.ClaimsTable("The embedded sub-grammar (§5.2, Figures 19–20)")
     spread = lambda name, m: ", ".join(f"{p[m]:.1f}" for p in res[name]["pct"])  # noqa: E731
+    # The paper reports one network; ours vary widely from seed to seed.  A mean within
+    # 10 points of the paper's value is what "reproduces" means here; hits and misses
+    # are further off at both scales (the paper's network lies inside our range).
     table.add("symmetrical grammar: hits (%)", "§5.2", 75.0, mean["symmetrical"]["hit"],
-              claims.within(20.0), note=f"mean of {R} networks ({spread('symmetrical', 'hit')}); "
-                                        f"{n:,} strings")
+              claims.within(10.0), expected=False,
+              note=f"mean of {R} networks ({spread('symmetrical', 'hit')}); {n:,} strings")
     table.add("symmetrical grammar: errors (%)", "§5.2", 6.3, mean["symmetrical"]["error"],
-              claims.within(10.0), note=spread("symmetrical", "error"))
+              claims.within(5.0), note=spread("symmetrical", "error"))
     table.add("symmetrical grammar: misses (%)", "§5.2", 18.7, mean["symmetrical"]["miss"],
-              claims.within(20.0), note=spread("symmetrical", "miss"))
+              claims.within(10.0), expected=False, note=spread("symmetrical", "miss"))
     i34 = [labels.index(x) for x in ("3", "4") if x in labels]
     table.add("hits are best for embeddings of 3–4 letters and fall for 7+", "Figure 19",
               "best at 3–4", bool(sym_len[i34].mean() > sym_len[-1]), claims.is_true(),
