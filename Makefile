@@ -4,8 +4,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-# Executed pages carry no progress widgets; the notebooks never ask for input.
-RUN    := TEMPNETS_PROGRESS=0 MPLBACKEND=Agg
+# Executed pages carry no progress widgets. (Do not set MPLBACKEND: it overrides
+# the kernel's inline backend and the built pages lose their figures.)
+RUN    := TEMPNETS_PROGRESS=0
 
 .PHONY: test book student-book bench clean
 
@@ -21,6 +22,7 @@ test: $(STAMP)
 
 book: $(STAMP)
 	$(RUN) $(BIN)/jupyter-book build . -n -W --keep-going
+	$(BIN)/python -m tempnets.bookconfig check-figures book _build/html
 	@echo "Open _build/html/index.html"
 
 # Student edition: solutions hidden, no page sources, no download button.

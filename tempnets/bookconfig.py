@@ -1,5 +1,11 @@
 """Configurations of the book's editions.
 
+It also checks a built book: :func:`pages_missing_figures` finds chapters
+whose code draws figures but whose HTML page shows none (which is what a
+non-inline matplotlib backend such as ``MPLBACKEND=Agg`` does to a build)::
+
+    python -m tempnets.bookconfig check-figures book _build/html
+
 The instructor's edition is ``_config.yml`` as it is.  The student edition
 hides exercise solutions (sphinx-exercise's ``hide_solutions``), copies no page
 sources and shows no download button, so the solutions cannot be read off the
@@ -12,6 +18,7 @@ than merging with it, so this module writes the merged file::
 from __future__ import annotations
 
 import copy
+import re
 import sys
 
 STUDENT_OVERRIDES = {
@@ -43,13 +50,41 @@ def student_config(config: dict) -> dict:
     return merge(config, STUDENT_OVERRIDES)
 
 
+def pages_missing_figures(book_dir, html_dir) -> list[str]:
+    """Chapters (``.ipynb`` under ``book_dir``) that call matplotlib but whose page has no image."""
+    import json
+    from pathlib import Path
+
+    missing = []
+    for nb_path in sorted(Path(book_dir).rglob("*.ipynb")):
+        cells = json.loads(nb_path.read_text(encoding="utf-8"))["cells"]
+        draws = any("plt." in "".join(c["source"]) for c in cells if c["cell_type"] == "code")
+        page = Path(html_dir) / nb_path.relative_to(Path(book_dir).parent).with_suffix(".html")
+        # Theme images (launch-button logos) live in _static; figures do not.
+        figures = [m for m in re.findall(r"<img[^>]*src=[\"']([^\"']+)", page.read_text(encoding="utf-8"))
+                   if "_static/" not in m] if page.exists() else None
+        if draws and figures == []:
+            missing.append(str(page))
+    return missing
+
+
+USAGE = ("usage: python -m tempnets.bookconfig student SOURCE_CONFIG OUTPUT_CONFIG\n"
+         "       python -m tempnets.bookconfig check-figures BOOK_DIR HTML_DIR")
+
+
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) == 3 and argv[0] == "check-figures":
+        missing = pages_missing_figures(argv[1], argv[2])
+        for page in missing:
+            print(f"error: {page} shows no figure although its notebook draws some "
+                  "(is MPLBACKEND set to a non-inline backend?)", file=sys.stderr)
+        return 1 if missing else 0
+    if len(argv) != 3 or argv[0] != "student":
+        print(USAGE, file=sys.stderr)
+        return 2
     import yaml
 
-    argv = sys.argv[1:] if argv is None else argv
-    if len(argv) != 3 or argv[0] != "student":
-        print("usage: python -m tempnets.bookconfig student SOURCE_CONFIG OUTPUT_CONFIG", file=sys.stderr)
-        return 2
     with open(argv[1], encoding="utf-8") as fh:
         config = yaml.safe_load(fh)
     with open(argv[2], "w", encoding="utf-8") as fh:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tempnets.bookconfig import merge, student_config
+from tempnets.bookconfig import merge, pages_missing_figures, student_config
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "book").rglob("*.ipynb"))
@@ -156,3 +156,15 @@ def test_student_edition_contains_no_solution_text(tmp_path):
     student = build_book(student_config(config), tmp_path / "student")
     assert not leaks(student / "html", probes), "solution text in the student edition"
     assert not (student / "html" / "_sources").exists() or not any((student / "html" / "_sources").iterdir())
+
+
+def test_figure_check_flags_a_page_without_images(tmp_path):
+    book, html_dir = tmp_path / "book", tmp_path / "html" / "book"
+    book.mkdir()
+    html_dir.mkdir(parents=True)
+    cell = {"cell_type": "code", "source": ["plt.plot([1, 2])\n", "plt.show()"], "outputs": []}
+    for name in ("drawn", "blank"):
+        (book / f"{name}.ipynb").write_text(json.dumps({"cells": [cell]}))
+    (html_dir / "drawn.html").write_text("<p>x</p><img src='a.png'>")
+    (html_dir / "blank.html").write_text("<p>x</p><img alt='Binder logo' src='../_static/images/logo.svg'>")
+    assert pages_missing_figures(book, tmp_path / "html") == [str(html_dir / "blank.html")]
