@@ -151,6 +151,10 @@ def test_student_edition_contains_no_solution_text(tmp_path):
     instructor = build_book(config, tmp_path / "instructor")
     seen = {name for hits in leaks(instructor / "html", probes).values() for name in hits}
     assert seen == set(probes), f"detector missed solutions in the instructor build: {set(probes) - seen}"
+    # Display math written inside a paragraph or list item must render as math, not as "$...$".
+    stray = [p.name for p in (instructor / "html").rglob("*.html")
+             if re.search(r'\$<span class="math|</span>\$', p.read_text(encoding="utf-8"))]
+    assert not stray, f"unrendered $$ display math in {stray} (is myst_dmath_double_inline set?)"
 
     # What make student-book publishes: the HTML folder.
     student = build_book(student_config(config), tmp_path / "student")
