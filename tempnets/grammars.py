@@ -446,11 +446,8 @@ def embedded_reber(p_loop: float | None = None) -> FiniteStateGrammar:
     Test-set statistics (chapter 4: 1000 strings, "duplicate test strings
     were removed", mean length 16.4, min 6, max 34).  ``sample(1000, rng,
     distinct=True)`` gives a mean of 17.5 letters (min 7, max 35–49 over 12
-    seeds).  The thesis's mean and minimum are matched by ``len(s) - 3``
-    (16.5 and 6), i.e. the symbols after B of strings *without* the inner B
-    and E; its figure is missing, so the framing stays as REPLICATION.md
-    specifies (with the inner B and E) and this is flagged in the chapter's
-    fidelity note.
+    seeds).  The thesis's own strings have no inner B and E: see
+    :func:`thesis_embedded_reber`, which the O'Connell chapter uses.
 
     Parameters
     ----------
@@ -528,6 +525,46 @@ def time_varying_embedded_reber() -> FiniteStateGrammar:
     arcs.append(Arc("last", "E", END, 1.0))
     return FiniteStateGrammar("embedded Reber, time-varying indicator", REBER_ALPHABET,
                               tuple(arcs), "start")
+
+
+def thesis_embedded_reber(time_varying: bool = False, p_no_closer: float | None = None):
+    """The embedded Reber grammar as O'Connell's thesis presents its strings: no inner B and E.
+
+    This is the framing the O'Connell chapter uses.  Evidence (chapter 4): the
+    inputs of Figures 4.4 and 4.5 are ``B P P V V P`` and ``B P T S X X T V P X
+    V P X T V V P``; 1000 distinct strings of this grammar have mean length
+    16.4 letters, min 6 (thesis: 16.4, 6, max 34); and truncated BPTT
+    reproduces chapter 8 only in this framing (BPTT(5,1) reaches the
+    indicator of the shortest strings).  :func:`embedded_reber` keeps
+    Hochreiter & Schmidhuber's (1997) framing with the inner B and E.
+
+    ``B``, the indicator ``T`` or ``P`` (0.5 each), the letters of a Reber
+    string, the indicator again, ``E``: e.g. ``BPPVVPE`` (Figure 4.4) and
+    ``BPTSXXTVXPXTVVPE`` (Figure 4.5).  ``time_varying=True`` puts ``X*V``
+    before the indicator (chapter 6, as :func:`time_varying_embedded_reber`);
+    ``p_no_closer=0.9`` biases towards long strings (chapter 5, as
+    :func:`long_embedded_reber`).  Built from the same arcs
+    as those grammars, with the inner ``B``/``E`` arcs left out.
+    """
+    probs = None
+    if p_no_closer is not None:
+        if not 0.0 < p_no_closer < 1.0:
+            raise ValueError(f"p_no_closer must be in (0, 1), got {p_no_closer}")
+        q = 1.0 - p_no_closer
+        probs = {("#1", "S"): p_no_closer, ("#1", "X"): q, ("#2", "T"): p_no_closer, ("#2", "V"): q,
+                 ("#3", "X"): p_no_closer, ("#3", "S"): q, ("#4", "P"): p_no_closer, ("#4", "V"): q}
+    if time_varying:
+        arcs = [Arc("start", "B", "pre", 1.0), Arc("pre", "X", "pre", 0.5),
+                Arc("pre", "V", "ind", 0.5)]
+    else:
+        arcs = [Arc("start", "B", "ind", 1.0)]
+    arcs += [Arc("ind", "T", "T#0", 0.5), Arc("ind", "P", "P#0", 0.5)]
+    for ind in "TP":
+        arcs += _reber_arcs(ind, ind, "last", probs)
+    arcs.append(Arc("last", "E", END, 1.0))
+    name = "embedded Reber (thesis framing)" + (", time-varying indicator" if time_varying else "") \
+        + (f", long strings (p={p_no_closer})" if p_no_closer is not None else "")
+    return FiniteStateGrammar(name, REBER_ALPHABET, tuple(arcs), "start")
 
 
 def embedded_subgrammar(symmetric: bool = True) -> FiniteStateGrammar:

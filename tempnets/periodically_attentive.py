@@ -1,0 +1,1041 @@
+r"""Experiments of O'Connell (1995), *Using periodically attentive units to extend the
+temporal capacity of simple recurrent networks* (``papers/003``), as runners for
+``python -m tempnets reproduce pa-*`` and for the chapter
+``book/periodically_attentive_units``.
+
+The thesis trains 7-15-7 networks one symbol at a time on 2.4 million random
+strings of the embedded Reber grammar (chapter 4), 20 networks per condition,
+and scores each on 1000 distinct test strings: "embed" (every embedded symbol
+predicted, activation > 0.3) and "final" (the symbol before E predicted with
+Luce ratio > 0.6).  The conditions:
+
+=============  ===========================================  =====================
+id             what                                         thesis
+=============  ===========================================  =====================
+``pa-2.1``     hidden-state differences of complementary    ch. 2, Figure 2.1
+               strings PxP / TxT while an SRN learns
+``pa-4.2``     SRN vs PA network (8 normal + 7 PA units)    ch. 4, Figures 4.2, 4.3
+``pa-5.2``     the PA networks on long strings              ch. 5, Figure 5.2
+``pa-6.2``     SRN vs PA, time-varying indicator            ch. 6, Figure 6.2
+``pa-8.1``     BPTT(3,1), BPTT(4,1), BPTT(5,1)              ch. 8, Figure 8.1
+``pa-8.2-8.3`` BPTT(4,1), BPTT(5,1) on long strings         ch. 8, Figures 8.2, 8.3
+``pa-8.4``     PA-BPTT(3,1), (4,1), (5,1)                   ch. 8, Figure 8.4
+``pa-8.5``     BPTT(h,1), time-varying indicator            ch. 8, Figure 8.5
+=============  ===========================================  =====================
+
+Procedure shared by every condition (:func:`train_condition`)
+-------------------------------------------------------------
+* Network ``k`` of a run with seed ``seed`` starts from the same weights
+  (uniform in [-1, 1]) and sees the same training strings in *every* condition
+  of that grammar, so the SRN, PA and BPTT columns compare the same 20 "weight
+  sets" (the thesis numbers its networks 1-20 in every table).
+* Training is online (one update per symbol, learning rate 0.01, momentum 0.3:
+  :class:`tempnets.training.TrainConfig`), in segments between tests.  Every
+  segment continues from the previous weights with fresh random strings;
+  the momentum buffer restarts at zero at each test (6 times in 2.4 million
+  strings at paper scale, an effect of one update in a million).
+* Tests use 1000 distinct strings (:func:`test_strings`), the same set for all
+  conditions of one grammar and seed.
+
+Sizes (:data:`SIZES`): ``paper`` is the thesis (20 networks x 2.4 million
+strings, tests every 400,000); ``book`` is what fits the chapter's time budget.
+``jobs`` sets numba's thread count; results do not depend on it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import time
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from . import claims, metrics
+from .experiments import Result
+from .grammars import (embedded_reber, thesis_embedded_reber, long_embedded_reber, n_letters, reber,
+                       time_varying_embedded_reber)
+from .random import spawn
+from .srn import init_params
+from .scale import get_scale
+from .srn import SRNParams, srn_forward
+from .training import TrainConfig, train_online
+
+__all__ = [
+    "CONDITIONS", "SIZES", "THESIS", "Sizes", "condition_config", "test_strings",
+    "length_statistics", "score", "train_condition", "complementary_pairs",
+    "hidden_differences", "hidden_trace", "indicator_units", "activation_table",
+    "failure_cases", "params_from_data", "make_test_sets", "flat_params", "unflat_params",
+    "summed_error",
+    "run_fig2_1", "run_fig4_2", "run_fig5_2", "run_fig6_2", "run_fig8_1",
+    "run_fig8_2_8_3", "run_fig8_4", "run_fig8_5", "run_framing", "FRAMINGS",
+    "thesis_embedded_reber",
+]
+
+# ----------------------------------------------------------------------------- grammars
+
+FRAMINGS = ("thesis", "inner-BE")
+"""How the Reber string sits inside the embedded Reber grammar.
+
+``"thesis"`` (used by every runner): ``B T <Reber letters> T E``, e.g.
+``BPPVVPE``, as the thesis's own activation displays show its strings
+(Figures 4.4-4.5: inputs ``B P P V V P``, ``B P T S X X T V X P X T V V P``)
+and as its test-set statistics confirm (mean 16.4, min 6 symbols after B).
+``"inner-BE"``: the Reber string keeps its own B and E (``BPBPVVEPE``, Hochreiter &
+Schmidhuber 1997; :func:`tempnets.grammars.embedded_reber`), two symbols longer.
+The difference matters for truncated BPTT: see :func:`run_framing`."""
+
+
+# ----------------------------------------------------------------------------- conditions
+
+CONDITIONS = {
+    "SRN": dict(h=2),
+    "PA": dict(h=2, pa=True),
+    "BPTT(3,1)": dict(h=3),
+    "BPTT(4,1)": dict(h=4),
+    "BPTT(5,1)": dict(h=5),
+    "PA-BPTT(3,1)": dict(h=3, pa=True),
+    "PA-BPTT(4,1)": dict(h=4, pa=True),
+    "PA-BPTT(5,1)": dict(h=5, pa=True),
+}
+"""The thesis's training conditions: the learning rule BPTT(h, 1) (the SRN rule is
+BPTT(2, 1), chapter 7) with or without the 7 PA units of Figure 4.1."""
+
+
+def condition_config(name: str) -> TrainConfig:
+    """The :class:`TrainConfig` of a condition of :data:`CONDITIONS` (O'Connell's defaults).
+
+    ``"PA"`` networks have 8 normal and 7 PA units attentive once every 7 steps
+    with phases 0..6 (Figure 4.1); all networks have 15 hidden units.
+    """
+    if name not in CONDITIONS:
+        raise ValueError(f"unknown condition {name!r}; known: {', '.join(CONDITIONS)}")
+    c = CONDITIONS[name]
+    return TrainConfig.pa(h=c["h"]) if c.get("pa") else TrainConfig(h=c["h"])
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """How big one experiment is.
+
+    Attributes
+    ----------
+    n_networks : int
+        Independent networks per condition (thesis: 20).
+    n_strings : int
+        Training strings per network (thesis: 2.4 million).
+    test_every : int
+        Strings between tests (thesis, Figure 4.3: 400,000); must divide ``n_strings``.
+    n_test : int
+        Distinct test strings (thesis: 1000).
+    """
+
+    n_networks: int
+    n_strings: int
+    test_every: int
+    n_test: int = 1000
+
+    def __post_init__(self):
+        if self.n_strings % self.test_every:
+            raise ValueError(f"test_every ({self.test_every}) must divide n_strings ({self.n_strings})")
+
+
+_PAPER = Sizes(n_networks=20, n_strings=2_400_000, test_every=400_000)
+
+SIZES = {
+    # Figure 2.1: the thesis trains one network on 100,000 strings, testing every 10,000
+    # on 100 complementary pairs; we train 4 (network 0 is the thesis's procedure).
+    "pa-2.1": {"book": Sizes(4, 100_000, 10_000, 100), "paper": Sizes(4, 100_000, 10_000, 100)},
+    "pa-4.2": {"book": Sizes(4, 600_000, 100_000), "paper": _PAPER},
+    "pa-6.2": {"book": Sizes(3, 300_000, 100_000), "paper": _PAPER},
+    "pa-8.1": {"book": Sizes(3, 300_000, 100_000), "paper": _PAPER},
+    "pa-8.4": {"book": Sizes(3, 300_000, 100_000), "paper": _PAPER},
+    "pa-8.5": {"book": Sizes(2, 300_000, 100_000), "paper": _PAPER},
+    "pa-framing": {"book": Sizes(2, 300_000, 100_000), "paper": _PAPER},
+}
+"""Book and paper sizes of each experiment (``pa-5.2`` and ``pa-8.2-8.3`` test the
+networks of ``pa-4.2`` and ``pa-8.1``)."""
+
+LONG_TESTS = {"book": {"len>=50": (1000, 50), "len>=300": (100, 300)},
+              "paper": {"len>=50": (1000, 50), "len>=300": (100, 300)}}
+"""Long-string test sets of chapter 5: (number of strings, minimum letters)."""
+
+# ----------------------------------------------------------------------------- the thesis's numbers
+
+THESIS = {
+    "fig2.1": {  # Number, embed, final, avg sum, avg max
+        "strings": [0, 10_000, 20_000, 30_000, 40_000, 50_000, 60_000, 70_000, 80_000, 90_000, 100_000],
+        "embed": [0.0, 0.0, 40.0, 57.5, 23.5, 69.5, 90.5, 89.5, 93.5, 100.0, 100.0],
+        "final": [0.0] * 11,
+        "avg_sum": [0.00430, 0.03186, 0.09872, 0.09840, 0.07317, 0.06907, 0.06002, 0.05663,
+                    0.06184, 0.06332, 0.06840],
+        "avg_max": [0.00065, 0.00547, 0.01860, 0.02049, 0.01848, 0.01760, 0.01536, 0.01470,
+                    0.01632, 0.01672, 0.01823],
+    },
+    "fig4.2": {
+        "SRN": {"embed": [92.5, 100.0, 98.3, 100.0, 100.0, 99.2, 100.0, 98.6, 100.0, 100.0, 100.0,
+                          100.0, 100.0, 100.0, 88.7, 97.9, 100.0, 100.0, 96.9, 100.0],
+                "final": [15.3, 0.1, 23.5, 0.7, 2.3, 11.4, 10.0, 0.1, 2.0, 13.0, 7.4, 10.1, 18.2,
+                          1.9, 2.1, 6.8, 0.6, 1.3, 1.1, 13.4]},
+        "PA": {"embed": [68.6, 100.0, 98.8, 97.6, 93.2, 100.0, 100.0, 100.0, 67.4, 100.0, 100.0,
+                         91.0, 99.8, 99.1, 90.0, 93.6, 100.0, 98.0, 99.5, 100.0],
+               "final": [53.2, 0.0, 1.7, 8.9, 53.4, 90.5, 90.7, 87.8, 21.4, 44.7, 59.9, 14.5, 92.9,
+                         90.8, 44.6, 36.1, 0.0, 11.3, 24.9, 99.5]},
+    },
+    "fig4.3": {  # PA nets 6, 7, 8, 13, 14, 20 tested every 400,000 strings: (embed, final)
+        "strings": [400_000, 800_000, 1_200_000, 1_600_000, 2_000_000, 2_400_000],
+        6: ([94.3, 100.0, 99.2, 100.0, 99.6, 100.0], [75.3, 85.6, 82.5, 87.9, 88.3, 90.5]),
+        7: ([100.0, 99.1, 100.0, 100.0, 100.0, 100.0], [87.5, 90.7, 90.5, 90.7, 90.7, 90.7]),
+        8: ([100.0, 81.1, 100.0, 100.0, 100.0, 100.0], [0.0, 28.7, 75.8, 81.9, 83.5, 87.8]),
+        13: ([94.0, 99.7, 99.4, 99.6, 99.3, 99.8], [91.7, 97.1, 98.6, 98.0, 96.0, 92.9]),
+        14: ([90.0, 98.3, 96.9, 100.0, 99.6, 99.2], [88.1, 90.7, 91.4, 90.7, 91.2, 90.8]),
+        20: ([89.8, 94.8, 81.3, 100.0, 100.0, 100.0], [15.7, 47.6, 80.9, 97.9, 99.1, 99.5]),
+    },
+    "fig5.2": {
+        "len>=50": {"embed": [3.2, 94.0, 98.0, 97.0, 66.1, 100.0, 100.0, 100.0, 3.5, 100.0, 99.9,
+                              61.2, 88.8, 83.0, 27.8, 96.8, 100.0, 90.3, 29.8, 100.0],
+                    "final": [47.8, 0.0, 3.3, 2.4, 44.8, 55.1, 71.0, 48.9, 13.8, 46.5, 46.3, 9.4,
+                              49.3, 64.3, 33.7, 12.7, 0.0, 8.6, 11.5, 71.5]},
+        "len>=300": {"embed": [0.0, 92.0, 94.0, 95.0, 54.0, 100.0, 100.0, 100.0, 0.0, 100.0, 100.0,
+                               47.0, 84.0, 69.0, 5.0, 99.0, 100.0, 66.0, 0.0, 100.0],
+                     "final": [41.0, 0.0, 0.0, 0.0, 41.0, 46.0, 54.0, 52.0, 11.0, 50.0, 48.0, 12.0,
+                               43.0, 46.0, 31.0, 20.0, 0.0, 8.0, 10.0, 48.0]},
+    },
+    "fig6.2": {
+        "SRN": {"embed": [100.0, 96.4, 100.0, 99.8, 100.0, 96.4, 100.0, 98.5, 100.0, 100.0, 97.2,
+                          100.0, 100.0, 100.0, 100.0, 100.0, 100.0, 86.3, 100.0, 95.8],
+                "final": [4.9, 1.1, 0.3, 0.0, 0.0, 11.6, 3.8, 3.0, 5.2, 4.3, 23.6, 1.8, 20.7, 3.6,
+                          0.0, 0.0, 0.0, 1.8, 0.0, 15.0]},
+        "PA": {"embed": [83.2, 98.5, 98.4, 95.1, 99.0, 100.0, 99.9, 95.1, 99.9, 99.0, 100.0, 98.2,
+                         96.5, 100.0, 99.7, 99.7, 97.6, 97.4, 100.0, 91.7],
+               "final": [2.4, 0.0, 12.2, 1.4, 0.0, 0.1, 0.0, 0.0, 9.2, 0.2, 0.1, 15.6, 9.3, 0.0, 0.0,
+                         0.2, 0.0, 0.1, 1.6, 7.3]},
+    },
+    "fig8.1": {
+        "BPTT(3,1)": {"embed": [100.0] * 16 + [99.8, 99.4, 100.0, 100.0],
+                      "final": [12.3, 7.2, 1.6, 15.8, 4.8, 7.0, 2.9, 12.3, 38.7, 7.4, 15.7, 5.0, 1.0,
+                                6.2, 0.8, 15.3, 19.2, 12.7, 4.9, 25.5]},
+        "BPTT(4,1)": {"embed": [100.0] * 11 + [99.7, 100.0, 100.0, 100.0, 99.9, 99.0, 99.7, 99.2, 100.0],
+                      "final": [100.0, 43.6, 100.0, 100.0, 100.0, 97.8, 100.0, 99.2, 100.0, 50.9, 99.6,
+                                99.6, 0.0, 100.0, 100.0, 2.1, 62.9, 99.8, 100.0, 100.0]},
+        "BPTT(5,1)": {"embed": [100.0] * 20,
+                      "final": [100.0, 99.9, 100.0, 100.0, 99.9, 100.0, 100.0, 100.0, 100.0, 99.6,
+                                100.0, 100.0, 99.8, 100.0, 100.0, 100.0, 100.0, 100.0, 100.0, 99.4]},
+    },
+    "fig8.2": {  # BPTT(4,1)
+        "len>=50": {"embed": [100.0] * 10 + [84.4, 89.9, 100.0, 93.5, 100.0, 98.4, 83.0, 14.7, 19.2, 81.4],
+                    "final": [96.5, 58.7, 100.0, 100.0, 92.7, 50.9, 100.0, 52.3, 97.8, 48.3, 85.5, 92.7,
+                              0.0, 91.1, 100.0, 0.0, 53.5, 52.0, 100.0, 97.7]},
+        "len>=300": {"embed": [100.0] * 10 + [65.0, 84.0, 100.0, 88.0, 100.0, 100.0, 81.0, 0.0, 0.0, 70.0],
+                     "final": [94.0, 63.0, 100.0, 100.0, 79.0, 50.0, 100.0, 50.0, 99.0, 50.0, 78.0, 91.0,
+                               0.0, 85.0, 100.0, 0.0, 53.0, 50.0, 100.0, 98.0]},
+    },
+    "fig8.3": {  # BPTT(5,1)
+        "len>=50": {"embed": [100.0] * 5 + [99.9, 100.0, 99.3] + [100.0] * 4 + [98.3, 100.0, 99.9]
+                    + [100.0] * 5,
+                    "final": [79.9, 52.1, 68.4, 64.0, 59.8, 100.0, 53.6, 100.0, 100.0, 87.1, 54.0, 52.6,
+                              98.2, 100.0, 93.7, 100.0, 100.0, 100.0, 100.0, 93.0]},
+        "len>=300": {"embed": [100.0] * 5 + [98.0, 100.0, 98.0] + [100.0] * 4 + [99.0] + [100.0] * 7,
+                     "final": [51.0, 50.0, 51.0, 50.0, 50.0, 100.0, 50.0, 100.0, 100.0, 84.0, 50.0, 50.0,
+                               98.0, 100.0, 88.0, 100.0, 100.0, 100.0, 100.0, 91.0]},
+    },
+    "fig8.4": {
+        "PA-BPTT(3,1)": {"embed": [99.5, 100.0, 100.0, 96.4, 100.0, 100.0, 100.0, 100.0, 100.0, 99.8,
+                                   98.6, 100.0, 100.0, 92.6, 98.7, 99.4, 100.0, 100.0, 99.4, 98.5],
+                         "final": [1.8, 0.0, 41.6, 22.2, 16.2, 0.0, 24.9, 0.1, 0.0, 83.0, 74.2, 98.7,
+                                   0.0, 9.4, 59.4, 10.1, 0.2, 42.1, 25.4, 95.5]},
+        "PA-BPTT(4,1)": {"embed": [100.0, 100.0, 99.7, 100.0, 99.0, 100.0, 99.2, 100.0, 100.0, 100.0,
+                                   100.0, 100.0, 99.8, 100.0, 99.7, 100.0, 97.1, 100.0, 100.0, 100.0],
+                         "final": [89.4, 56.1, 97.2, 0.0, 77.4, 98.9, 4.5, 100.0, 98.2, 0.0, 100.0,
+                                   95.8, 86.2, 31.6, 57.2, 97.6, 69.8, 99.9, 16.7, 1.7]},
+        "PA-BPTT(5,1)": {"embed": [99.1, 97.0, 100.0, 100.0, 100.0, 100.0, 100.0, 98.3, 100.0, 100.0,
+                                   100.0, 100.0, 100.0, 100.0, 99.9, 100.0, 100.0, 100.0, 100.0, 99.5],
+                         "final": [99.6, 80.5, 100.0, 97.1, 99.9, 99.8, 100.0, 97.4, 100.0, 99.3, 100.0,
+                                   99.9, 99.6, 100.0, 99.9, 100.0, 99.4, 100.0, 99.7, 98.9]},
+    },
+    "fig8.5": {
+        "BPTT(3,1)": {"embed": [100.0] * 4 + [99.5] + [100.0] * 10 + [99.7, 100.0, 99.9, 100.0, 98.7],
+                      "final": [17.3, 14.2, 4.3, 0.8, 2.5, 8.3, 11.5, 8.1, 29.3, 9.6, 28.0, 4.4, 5.6,
+                                5.4, 11.8, 8.1, 0.2, 25.8, 5.5, 6.0]},
+        "BPTT(4,1)": {"embed": [100.0] * 13 + [99.6, 100.0, 100.0, 100.0, 99.9, 100.0, 100.0],
+                      "final": [100.0, 2.9, 99.5, 18.3, 0.0, 100.0, 100.0, 35.8, 15.5, 60.7, 44.0, 7.8,
+                                90.9, 26.4, 0.2, 99.9, 99.4, 99.9, 99.8, 0.0]},
+        "BPTT(5,1)": {"embed": [100.0] * 20,
+                      "final": [100.0] * 16 + [99.8, 100.0, 100.0, 99.4]},
+    },
+    # test-set statistics (chapter 4, 6): mean, min, max length
+    "test_stats": {"embedded": (16.4, 6, 34), "time-varying": (16.5, 7, 37),
+                   "len>=50": (113, 50, 535), "len>=300": (367, 303, 617)},
+}
+"""The thesis's per-network tables (transcribed from the text), for display beside ours.
+They are never used as our results."""
+
+
+def thesis_mean(values) -> float:
+    """Average of a thesis column, rounded like the thesis (one decimal)."""
+    return round(float(np.mean(values)), 1)
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+@contextlib.contextmanager
+def _threads(jobs):
+    """Run with ``jobs`` numba threads (at most the number available), restoring the old count."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    old = numba.get_num_threads()
+    numba.set_num_threads(min(jobs, numba.config.NUMBA_NUM_THREADS))
+    try:
+        yield
+    finally:
+        numba.set_num_threads(old)
+
+
+def _seed(seed: int, *tags) -> int:
+    """A child integer seed for ``(seed, *tags)``: independent streams for tests, segments, ..."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    words = [seed] + [sum((i + 1) * ord(c) for i, c in enumerate(str(t))) for t in tags]
+    return int(np.random.SeedSequence(words).generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+def _grammar(name: str, framing: str = "thesis"):
+    if framing not in FRAMINGS:
+        raise ValueError(f"unknown framing {framing!r}; known: {', '.join(FRAMINGS)}")
+    if framing == "inner-BE":
+        return {"embedded": embedded_reber, "time-varying": time_varying_embedded_reber,
+                "long": long_embedded_reber}[name]()
+    return {"embedded": thesis_embedded_reber, "time-varying": lambda: thesis_embedded_reber(
+        time_varying=True), "long": lambda: thesis_embedded_reber(p_no_closer=0.9)}[name]()
+
+
+def _sizes(exp_id: str, scale) -> Sizes:
+    return SIZES[exp_id][get_scale(scale)]
+
+
+# ----------------------------------------------------------------------------- test sets
+
+
+def test_strings(grammar, n: int = 1000, rng=None, min_letters: int | None = None) -> list:
+    """O'Connell's test set: ``n`` random strings with duplicates removed (chapter 4).
+
+    "The test strings were generated in the same manner as the training
+    strings except that duplicate test strings were removed": strings are drawn
+    one after another and a repeat is skipped, until ``n`` distinct strings are
+    found.  ``min_letters`` selects long strings (chapter 5: at least 50 or 300).
+
+    Returns
+    -------
+    list of str
+        Full strings (with B and E), in the order drawn.
+    """
+    return grammar.sample(n, rng, min_letters=min_letters, distinct=True)
+
+
+def length_statistics(strings) -> dict:
+    """Mean, min and max length of test strings, counted two ways.
+
+    ``letters``: :func:`tempnets.grammars.n_letters` (all symbols but the
+    outer B and E).  ``thesis_count``: the symbols after B of the string in the
+    thesis's framing (without inner B and E; ``BTTXSTE`` counts 6), which
+    reproduces the thesis's mean and minimum (16.4 and 6 in chapter 4).
+    """
+    if not strings:
+        raise ValueError("no strings to measure")
+    n = np.array([n_letters(s) for s in strings])
+    m = np.array([n_letters(s) + 1 - (2 if s.find("B", 1) > 0 else 0) for s in strings])
+    return {"n": len(strings), "distinct": len(set(strings)) == len(strings),
+            "letters": {"mean": float(n.mean()), "min": int(n.min()), "max": int(n.max())},
+            "thesis_count": {"mean": float(m.mean()), "min": int(m.min()), "max": int(m.max())}}
+
+
+def score(params: SRNParams, strings, grammar, config: TrainConfig) -> dict:
+    """Embed and final success (%) of each network on ``strings`` (chapter 4's measures).
+
+    Parameters
+    ----------
+    params : SRNParams
+        One network or a stack of ``R``.
+    strings : list of str
+        Test strings (full strings).
+    grammar : FiniteStateGrammar
+    config : TrainConfig
+        Gives the attention pattern (``period``, ``phase``) of the hidden units.
+
+    Returns
+    -------
+    dict
+        ``embed`` and ``final``: ndarray of shape ``(R,)`` (percentages; ``R = 1``
+        for an unstacked network), and the per-string booleans
+        ``embed_ok``/``final_ok`` of shape ``(R, n_strings)``.
+    """
+    p = params.stack()
+    enc = [grammar.encode(s) for s in strings]
+    y, off = srn_forward(p, enc, period=config.period, phase=config.phase)
+    e_ok = np.array([metrics.embed_predicted(y[r], strings, grammar, offsets=off)
+                     for r in range(y.shape[0])])
+    f_ok = np.array([metrics.final_predicted(y[r], strings, grammar, offsets=off)
+                     for r in range(y.shape[0])])
+    return {"embed": 100.0 * e_ok.mean(axis=1), "final": 100.0 * f_ok.mean(axis=1),
+            "embed_ok": e_ok, "final_ok": f_ok}
+
+
+# ----------------------------------------------------------------------------- training
+
+
+def train_condition(grammar, config: TrainConfig, sizes: Sizes, *, seed: int = 0, tests: dict,
+                    networks=None, progress=None, on_test=None) -> dict:
+    """Train ``sizes.n_networks`` networks of one condition, testing every ``sizes.test_every`` strings.
+
+    Network ``k`` starts from the initial weights of ``spawn(seed, R)[k]`` (so
+    the same in every condition with 15 hidden units) and segment ``j`` of its
+    training strings comes from a seed derived from ``(seed, j)`` only: every
+    condition of one seed sees the same strings.
+
+    Parameters
+    ----------
+    grammar : FiniteStateGrammar
+        Training strings are drawn from ``grammar.tables()``.
+    config : TrainConfig
+        The learning rule and attention pattern (see :func:`condition_config`).
+    sizes : Sizes
+    seed : int
+    tests : dict
+        ``name -> (list of str, grammar)``: test sets scored at every test.
+    networks : sequence of int, optional
+        Train only these network indices (default: all ``0 .. R-1``).
+    progress : bool or None
+        Progress bars of :func:`tempnets.training.train_online`.
+    on_test : callable, optional
+        Called as ``on_test(strings_seen, params)`` after each test (e.g. for
+        the hidden-state differences of Figure 2.1).
+
+    Returns
+    -------
+    dict
+        ``strings_seen`` (list of int, the tests, starting at 0), per test set
+        ``scores[name] = {"embed": (R, n_tests), "final": (R, n_tests)}`` as
+        nested lists, ``params`` (final weights as nested lists, see
+        :func:`params_from_data`), ``networks`` and ``wall_time_s``.
+    """
+    t0 = time.perf_counter()
+    nets = list(range(sizes.n_networks)) if networks is None else [int(k) for k in networks]
+    tables = grammar.tables()
+    seen, params = [], None
+    sc = {name: {"embed": [], "final": []} for name in tests}
+
+    def test(n_seen, p):
+        seen.append(n_seen)
+        for name, (strings, g) in tests.items():
+            s = score(p, strings, g, config)
+            sc[name]["embed"].append(s["embed"])
+            sc[name]["final"].append(s["final"])
+        if on_test is not None:
+            on_test(n_seen, p)
+
+    gens = spawn(seed, max(nets) + 1)
+    p0 = [init_params(7, config.n_hidden, 7, r=config.init_range, rng=gens[k]) for k in nets]
+    p0 = SRNParams(*(np.stack(a) for a in zip(*p0)))
+    test(0, p0)
+    n_seg = sizes.n_strings // sizes.test_every
+    for j in range(n_seg):
+        if j == 0:
+            # initial weights then strings from spawn(seed, R)[k], exactly as train_online draws them
+            h = train_online(tables, sizes.test_every, config=config, n_networks=nets, rng=seed,
+                             progress=progress, chunk_strings=min(sizes.test_every, 50_000))
+        else:
+            h = train_online(tables, sizes.test_every, config=config, n_networks=nets,
+                             rng=_seed(seed, "segment", j), params=params, progress=progress,
+                             chunk_strings=min(sizes.test_every, 50_000))
+        params = h.params
+        test((j + 1) * sizes.test_every, params)
+    return {
+        "strings_seen": seen,
+        "scores": {name: {k: np.array(v).T.round(2).tolist() for k, v in d.items()}
+                   for name, d in sc.items()},
+        "params": [a.tolist() for a in params],
+        "networks": nets,
+        "config": {"h": config.h, "h_prime": config.h_prime, "period": config.period,
+                   "phase": config.phase},
+        "wall_time_s": round(time.perf_counter() - t0, 2),
+    }
+
+
+def flat_params(params: SRNParams) -> np.ndarray:
+    """One network's weights as one vector (order ``W_ih, W_hh, b_h, W_ho, b_o``), for gradient checks."""
+    return np.concatenate([np.ravel(a) for a in params])
+
+
+def unflat_params(x, like: SRNParams) -> SRNParams:
+    """Inverse of :func:`flat_params`: a vector back to arrays shaped like ``like``."""
+    x = np.asarray(x, dtype=np.float64)
+    out, i = [], 0
+    for a in like:
+        out.append(x[i:i + a.size].reshape(a.shape))
+        i += a.size
+    if i != x.size:
+        raise ValueError(f"vector has {x.size} entries; the network has {i} weights")
+    return SRNParams(*out)
+
+
+def summed_error(params: SRNParams, strings, config: TrainConfig, grammar=None) -> float:
+    r"""The summed squared error :math:`\sum_s \frac12 \sum_o e_o(s)^2` over all steps of ``strings``.
+
+    The loss whose gradient untruncated BPTT computes (chapter 7); evaluated
+    by a forward pass only, so central differences of it check a learning rule.
+    """
+    g = grammar or thesis_embedded_reber()
+    enc = [g.encode(s) for s in strings]
+    y, _ = srn_forward(params, enc, period=config.period, phase=config.phase)
+    targets = np.eye(y.shape[-1])[np.concatenate([e[1:] for e in enc])]
+    return 0.5 * float(np.sum((targets - y) ** 2))
+
+
+def params_from_data(data: dict) -> SRNParams:
+    """The stacked final weights stored by :func:`train_condition` (``data["params"]``)."""
+    return SRNParams(*(np.asarray(a, dtype=np.float64) for a in data["params"]))
+
+
+# ----------------------------------------------------------------------------- Figure 2.1
+
+
+def complementary_pairs(n: int, rng=None, framing: str = "thesis") -> list:
+    """``n`` complementary pairs ``(BPxPE, BTxTE)`` with distinct Reber strings ``x`` (Figure 2.1).
+
+    ``x`` is the letters of a Reber string (``framing="thesis"``) or the
+    complete Reber string with its own B and E (``"inner-BE"``).
+    """
+    xs = reber().sample(n, rng, distinct=True)
+    if framing == "thesis":
+        xs = [x[1:-1] for x in xs]
+    elif framing != "inner-BE":
+        raise ValueError(f"unknown framing {framing!r}; known: {', '.join(FRAMINGS)}")
+    return [("BP" + x + "PE", "BT" + x + "TE") for x in xs]
+
+
+def hidden_differences(params: SRNParams, pairs, config: TrainConfig, grammar=None) -> dict:
+    r"""O'Connell's "avg sum" and "avg max" of Figure 2.1, for each network.
+
+    For each pair :math:`(Px_j, Tx_j)` take the hidden activations
+    :math:`u_i(s)` "after seeing input string s", i.e. after the embedded
+    string's E, when the final symbol must be predicted, and average over the
+    pairs :math:`\sum_i |u_i(Px_j) - u_i(Tx_j)|` (avg sum) and
+    :math:`\max_i |u_i(Px_j) - u_i(Tx_j)|` (avg max).
+
+    Returns
+    -------
+    dict
+        ``avg_sum``, ``avg_max``: ndarray of shape ``(R,)``.
+    """
+    g = grammar or thesis_embedded_reber()
+    strings = [s for pair in pairs for s in pair]
+    _, off, hid = srn_forward(params.stack(), [g.encode(s) for s in strings], period=config.period,
+                              phase=config.phase, return_hidden=True)
+    last = off[1:] - 2  # step whose input is the inner E: predicts the final symbol
+    hl = hid[:, last, :]  # (R, 2n, n_hidden)
+    d = np.abs(hl[:, 0::2, :] - hl[:, 1::2, :])
+    return {"avg_sum": d.sum(axis=2).mean(axis=1), "avg_max": d.max(axis=2).mean(axis=1)}
+
+
+def run_fig2_1(scale="book", seed=0, jobs=1, progress=None) -> Result:
+    """Figure 2.1: the SRN learns the short-term task long before the indicator leaves a trace.
+
+    Random SRNs are trained on 100,000 strings and tested every 10,000 on 100
+    complementary pairs PxP / TxT (200 strings): embed %, final %, and the
+    hidden-state differences of the pairs (:func:`hidden_differences`).
+    """
+    sz = _sizes("pa-2.1", scale)
+    g = _grammar("embedded")
+    pairs = complementary_pairs(sz.n_test, _seed(seed, "pairs"))
+    strings = [s for pair in pairs for s in pair]
+    cfg = condition_config("SRN")
+    diffs = {"avg_sum": [], "avg_max": [], "both": []}
+
+    def on_test(n, p):
+        d = hidden_differences(p, pairs, cfg, g)
+        diffs["avg_sum"].append(d["avg_sum"])
+        diffs["avg_max"].append(d["avg_max"])
+        ok = score(p, strings, g, cfg)["final_ok"]  # (R, 2 n): P string, T string, ...
+        diffs["both"].append(100.0 * (ok[:, 0::2] & ok[:, 1::2]).mean(axis=1))
+
+    with _threads(jobs):
+        run = train_condition(g, cfg, sz, seed=seed, tests={"pairs": (strings, g)},
+                              progress=progress, on_test=on_test)
+    emb = np.array(run["scores"]["pairs"]["embed"])  # (R, n_tests)
+    fin = np.array(run["scores"]["pairs"]["final"])
+    amax = np.array(diffs["avg_max"]).T
+    asum = np.array(diffs["avg_sum"]).T
+    both = np.array(diffs["both"]).T
+    seen = run["strings_seen"]
+    th = THESIS["fig2.1"]
+    i10 = min(1, len(seen) - 1)  # the first test after training starts (10,000 strings)
+    first_embed = [next((s for s, e in zip(seen, row) if e >= 90.0), None) for row in emb]
+
+    t = claims.ClaimsTable("Figure 2.1: short-term learning before the long-term trace "
+                           f"({emb.shape[0]} SRNs, {seen[-1]:,} strings, 100 pairs)")
+    t.add("untrained network: complementary strings leave almost the same hidden state "
+          "(avg max over networks < 0.001)", "Figure 2.1, row 0", th["avg_max"][0],
+          round(float(amax[:, 0].mean()), 5), claims.at_most(0.001), expected=False,
+          note="ours is a few thousandths: the size of the untrained trace depends on the random "
+               "weight set, and the thesis measured a single network")
+    t.add(f"after {seen[i10]:,} strings the avg max difference is still < 0.01 (mean over networks)",
+          "ch. 2, Figure 2.1", th["avg_max"][1], round(float(amax[:, i10].mean()), 5),
+          claims.at_most(0.01))
+    t.add("the short-term task is learned: embed >= 90% on the pairs by 100,000 strings "
+          "(mean over networks)", "Figure 2.1", th["embed"][-1], round(float(emb[:, -1].mean()), 1),
+          claims.at_least(90.0))
+    t.add("the final symbol is never predicted: final % at any test, any network", "Figure 2.1",
+          max(th["final"]), round(float(fin.max()), 1), claims.at_most(2.0), expected=False,
+          note="one of our networks passes through a phase of favouring one indicator, which "
+               "scores up to 50% on the pairs; the next claim shows it never tells a pair apart")
+    t.add("no network tells P from T at the end: % of pairs with both final symbols right, "
+          "at any test, any network", "ch. 2 (our measure)", None, round(float(both.max()), 1),
+          claims.at_most(2.0),
+          note="final % alone can reach 50% on the pairs by always favouring one indicator")
+    t.add("the indicator's trace stays a few hundredths: largest avg max over all tests "
+          "(mean over networks) <= 0.03", "Figure 2.1", max(th["avg_max"]),
+          round(float(amax.max(axis=1).mean()), 4), claims.at_most(0.03))
+    data = {"strings_seen": seen, "embed": emb.tolist(), "final": fin.tolist(),
+            "avg_sum": asum.round(6).tolist(), "pairs_both_final": both.round(2).tolist(), "avg_max": amax.round(6).tolist(),
+            "first_embed_90": first_embed, "pairs_example": pairs[:3],
+            "wall_time_s": run["wall_time_s"]}
+    return Result(t, data)
+
+
+# ----------------------------------------------------------------------------- shared runner parts
+
+
+def make_test_sets(seed: int = 0, grammar_name: str = "embedded", scale=None, n_test: int = 1000,
+                   long: bool = False, framing: str = "thesis") -> dict:
+    """The test sets the runners use: ``name -> (strings, grammar)``.
+
+    ``"original"``: ``n_test`` distinct strings of ``grammar_name``
+    (``"embedded"`` or ``"time-varying"``); with ``long=True`` also
+    ``"len>=50"`` (1000 strings) and ``"len>=300"`` (100 strings) of the
+    long-string grammar (chapter 5, :data:`LONG_TESTS`).  Each set has its own
+    random stream derived from ``seed`` and its name, so it is the same in
+    every experiment of that seed.
+    """
+    g = _grammar(grammar_name, framing)
+    out = {"original": (test_strings(g, n_test, _seed(seed, "test", grammar_name)), g)}
+    if long:
+        gl = _grammar("long", framing)
+        for name, (n, lo) in LONG_TESTS[get_scale(scale)].items():
+            out[name] = (test_strings(gl, n, _seed(seed, "test", name), min_letters=lo), gl)
+    return out
+
+
+def _run_conditions(exp_id, names, grammar_name, scale, seed, jobs, progress, long=False,
+                    framing="thesis"):
+    sz = _sizes(exp_id, scale)
+    tests = make_test_sets(seed, grammar_name, scale, sz.n_test, long, framing)
+    g = _grammar(grammar_name, framing)
+    runs = {}
+    with _threads(jobs):
+        for name in names:
+            runs[name] = train_condition(g, condition_config(name), sz, seed=seed, tests=tests,
+                                         progress=progress)
+    stats = {name: length_statistics(s) for name, (s, _) in tests.items()}
+    return runs, stats, sz, tests
+
+
+def _final(run, test="original"):
+    """Last test's (embed, final) arrays of shape (R,)."""
+    s = run["scores"][test]
+    return np.array(s["embed"])[:, -1], np.array(s["final"])[:, -1]
+
+
+def _summary(runs, test="original") -> dict:
+    out = {}
+    for name, run in runs.items():
+        e, f = _final(run, test)
+        out[name] = {"embed": e.round(1).tolist(), "final": f.round(1).tolist(),
+                     "embed_mean": round(float(e.mean()), 1), "final_mean": round(float(f.mean()), 1)}
+    return out
+
+
+def _check_reuse(trained, exp_id, scale, seed):
+    if trained is None:
+        return None
+    data = trained.data if isinstance(trained, Result) else trained
+    if data.get("experiment") != exp_id or data.get("scale") != get_scale(scale) \
+            or data.get("seed") != seed:
+        raise ValueError(f"trained= must be the Result of {exp_id} at scale {get_scale(scale)!r}, "
+                         f"seed {seed}; got {data.get('experiment')!r}, {data.get('scale')!r}, "
+                         f"seed {data.get('seed')!r}")
+    return data
+
+
+def _scale_note(sz: Sizes) -> str:
+    return f"{sz.n_networks} networks x {sz.n_strings:,} strings"
+
+
+# ----------------------------------------------------------------------------- Figure 4.2 / 4.3
+
+
+def run_fig4_2(scale="book", seed=0, jobs=1, progress=None) -> Result:
+    """Figures 4.2 and 4.3: SRN vs PA network on the embedded Reber grammar.
+
+    Both conditions train the same weight sets on the same strings, tested
+    every ``test_every`` strings on 1000 distinct strings (and, for ``pa-5.2``,
+    on the long test sets, which cost only forward passes).
+    """
+    runs, stats, sz, _ = _run_conditions("pa-4.2", ["SRN", "PA"], "embedded", scale, seed, jobs,
+                                         progress, long=True)
+    s = _summary(runs)
+    srn_f, pa_f = np.array(s["SRN"]["final"]), np.array(s["PA"]["final"])
+    srn_e, pa_e = np.array(s["SRN"]["embed"]), np.array(s["PA"]["embed"])
+    th = THESIS["fig4.2"]
+    R = len(pa_f)
+    t = claims.ClaimsTable(f"Figure 4.2: SRN vs PA network ({_scale_note(sz)})")
+    t.add("SRNs learn the embedded (short-term) part: mean embed >= 90%", "Figure 4.2",
+          thesis_mean(th["SRN"]["embed"]), round(float(srn_e.mean()), 1), claims.at_least(90.0))
+    t.add("PA networks learn it too, a little less reliably: mean embed >= 85%", "Figure 4.2",
+          thesis_mean(th["PA"]["embed"]), round(float(pa_e.mean()), 1), claims.at_least(85.0))
+    t.add("SRNs almost never predict the final symbol: mean final <= 15%", "Figure 4.2",
+          thesis_mean(th["SRN"]["final"]), round(float(srn_f.mean()), 1), claims.at_most(15.0))
+    t.add("PA final % exceeds SRN final % by >= 15 points (mean over networks)", "Figure 4.2",
+          round(thesis_mean(th["PA"]["final"]) - thesis_mean(th["SRN"]["final"]), 1),
+          round(float(pa_f.mean() - srn_f.mean()), 1), claims.at_least(15.0))
+    t.add("no SRN gets the final symbol right in more than half the strings (max final <= 50%)",
+          "Figure 4.2", max(th["SRN"]["final"]), float(srn_f.max()), claims.at_most(50.0))
+    t.add("while some PA networks do: best PA final > 50% (thesis: 9 of 20 networks)",
+          "ch. 4, Figure 4.2", max(th["PA"]["final"]), float(pa_f.max()), claims.at_least(50.0))
+    data = {"experiment": "pa-4.2", "scale": get_scale(scale), "seed": seed,
+            "sizes": dataclasses.asdict(sz), "summary": s, "test_stats": stats, "runs": runs}
+    return Result(t, data)
+
+
+# ----------------------------------------------------------------------------- Figure 5.2
+
+
+def run_fig5_2(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
+    """Figure 5.2: the PA networks of ``pa-4.2`` tested on long strings (chapter 5).
+
+    Test sets: 1000 strings of at least 50 letters and 100 of at least 300,
+    drawn from :func:`tempnets.grammars.long_embedded_reber` (probability 0.9
+    of not moving closer to the end).  Pass ``trained=run_fig4_2(...)`` (same
+    scale and seed) to reuse its networks; otherwise they are trained again
+    (same seed, same networks).
+    """
+    data = _check_reuse(trained, "pa-4.2", scale, seed)
+    if data is None:
+        data = run_fig4_2(scale, seed, jobs, progress).data
+    pa = data["runs"]["PA"]
+    e0, f0 = _final(pa, "original")
+    e50, f50 = _final(pa, "len>=50")
+    e300, f300 = _final(pa, "len>=300")
+    th = THESIS["fig5.2"]
+    sz = Sizes(**data["sizes"])
+    t = claims.ClaimsTable(f"Figure 5.2: PA networks on long strings ({_scale_note(sz)})")
+    t.add("embed falls on strings >= 50 letters (mean over PA networks, below the original test)",
+          "Figure 5.2", thesis_mean(th["len>=50"]["embed"]), round(float(e50.mean()), 1),
+          claims.at_most(round(float(e0.mean()), 1)),
+          note=f"original test: ours {e0.mean():.1f}, thesis 94.8")
+    t.add("final falls on strings >= 50 letters (mean over PA networks, below the original test)",
+          "Figure 5.2", thesis_mean(th["len>=50"]["final"]), round(float(f50.mean()), 1),
+          claims.at_most(round(float(f0.mean()), 1)),
+          note=f"original test: ours {f0.mean():.1f}, thesis 46.3")
+    t.add("on strings >= 300 letters no PA network is much better than chance: best final <= 60%",
+          "ch. 5, Figure 5.2", max(th["len>=300"]["final"]), float(f300.max()), claims.at_most(60.0))
+    out = {"experiment": "pa-5.2", "scale": get_scale(scale), "seed": seed,
+           "embed": {"original": e0.tolist(), "len>=50": e50.tolist(), "len>=300": e300.tolist()},
+           "final": {"original": f0.tolist(), "len>=50": f50.tolist(), "len>=300": f300.tolist()},
+           "test_stats": {k: data["test_stats"][k] for k in ("len>=50", "len>=300")}}
+    return Result(t, out)
+
+
+# ----------------------------------------------------------------------------- Figure 6.2
+
+
+def run_fig6_2(scale="book", seed=0, jobs=1, progress=None) -> Result:
+    """Figure 6.2: with a time-varying indicator position the PA units no longer help (chapter 6)."""
+    runs, stats, sz, _ = _run_conditions("pa-6.2", ["SRN", "PA"], "time-varying", scale, seed,
+                                         jobs, progress)
+    s = _summary(runs)
+    srn_e, srn_f = np.array(s["SRN"]["embed"]), np.array(s["SRN"]["final"])
+    pa_e, pa_f = np.array(s["PA"]["embed"]), np.array(s["PA"]["final"])
+    th = THESIS["fig6.2"]
+    t = claims.ClaimsTable(f"Figure 6.2: time-varying indicator ({_scale_note(sz)})")
+    t.add("SRNs still learn the short-term part: mean embed >= 90%", "Figure 6.2",
+          thesis_mean(th["SRN"]["embed"]), round(float(srn_e.mean()), 1), claims.at_least(90.0))
+    book = get_scale(scale) == "book"
+    t.add("PA networks too: mean embed >= 85%", "Figure 6.2",
+          thesis_mean(th["PA"]["embed"]), round(float(pa_e.mean()), 1), claims.at_least(85.0),
+          expected=not book,
+          note="book scale: one PA network is still learning the embedded part after 300,000 "
+               "strings" if book else "")
+    t.add("SRNs fail the final symbol: mean final <= 15%", "Figure 6.2",
+          thesis_mean(th["SRN"]["final"]), round(float(srn_f.mean()), 1), claims.at_most(15.0))
+    t.add("PA networks fail it too: mean final <= 15%", "Figure 6.2",
+          thesis_mean(th["PA"]["final"]), round(float(pa_f.mean()), 1), claims.at_most(15.0))
+    t.add("PA units no longer help: PA final − SRN final <= 5 points (mean over networks)",
+          "ch. 6, Figure 6.2",
+          round(thesis_mean(th["PA"]["final"]) - thesis_mean(th["SRN"]["final"]), 1),
+          round(float(pa_f.mean() - srn_f.mean()), 1), claims.at_most(5.0))
+    data = {"experiment": "pa-6.2", "scale": get_scale(scale), "seed": seed,
+            "sizes": dataclasses.asdict(sz), "summary": s, "test_stats": stats, "runs": runs}
+    return Result(t, data)
+
+
+# ----------------------------------------------------------------------------- Figure 8.1
+
+
+def _bptt_claims(t, s, th, source, pa=False, embed_expected=True, embed_note=""):
+    pre = "PA-" if pa else ""
+    b3, b4, b5 = (np.array(s[f"{pre}BPTT({h},1)"]["final"]) for h in (3, 4, 5))
+    emb = np.array([np.mean(s[f"{pre}BPTT({h},1)"]["embed"]) for h in (3, 4, 5)])
+    tm = [thesis_mean(th[f"{pre}BPTT({h},1)"]["final"]) for h in (3, 4, 5)]
+    t.add(f"every {pre}BPTT(h,1) learns the embedded part: smallest mean embed >= 95%", source,
+          min(thesis_mean(th[f"{pre}BPTT({h},1)"]["embed"]) for h in (3, 4, 5)),
+          round(float(emb.min()), 1), claims.at_least(95.0), expected=embed_expected,
+          note=embed_note)
+    return b3, b4, b5, tm
+
+
+def run_fig8_1(scale="book", seed=0, jobs=1, progress=None) -> Result:
+    """Figure 8.1: BPTT(3,1), BPTT(4,1), BPTT(5,1) on the embedded Reber grammar (chapter 8).
+
+    BPTT(h, 1) back-propagates ``h - 2`` steps through the recurrent weights
+    (the SRN rule is BPTT(2, 1)).  The long test sets are scored too, for
+    ``pa-8.2-8.3``.
+    """
+    names = ["BPTT(3,1)", "BPTT(4,1)", "BPTT(5,1)"]
+    runs, stats, sz, _ = _run_conditions("pa-8.1", names, "embedded", scale, seed, jobs, progress,
+                                         long=True)
+    s = _summary(runs)
+    th = THESIS["fig8.1"]
+    t = claims.ClaimsTable(f"Figure 8.1: BPTT(h,1) on the embedded Reber grammar ({_scale_note(sz)})")
+    book = get_scale(scale) == "book"
+    b3, b4, b5, tm = _bptt_claims(
+        t, s, th, "Figure 8.1", embed_expected=not book,
+        embed_note="book scale: a BPTT(4,1) network that is just learning the final symbol "
+                   "loses part of the embedded predictions (as the thesis's PA net 8 did at "
+                   "800,000 strings, Figure 4.3)" if book else "")
+    t.add("BPTT(3,1) mostly fails the final symbol: mean final <= 30%", "Figure 8.1", tm[0],
+          round(float(b3.mean()), 1), claims.at_most(30.0))
+    t.add("a longer history helps: BPTT(4,1) mean final exceeds BPTT(3,1)'s by >= 20 points",
+          "ch. 8, Figure 8.1", round(tm[1] - tm[0], 1), round(float(b4.mean() - b3.mean()), 1),
+          claims.at_least(20.0))
+    t.add("BPTT(5,1) learns the dependency in most networks: mean final >= 75%", "Figure 8.1",
+          tm[2], round(float(b5.mean()), 1), claims.at_least(75.0))
+    data = {"experiment": "pa-8.1", "scale": get_scale(scale), "seed": seed,
+            "sizes": dataclasses.asdict(sz), "summary": s, "test_stats": stats, "runs": runs}
+    return Result(t, data)
+
+
+def run_fig8_2_8_3(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
+    """Figures 8.2 and 8.3: the BPTT(4,1) and BPTT(5,1) networks of ``pa-8.1`` on long strings."""
+    data = _check_reuse(trained, "pa-8.1", scale, seed)
+    if data is None:
+        data = run_fig8_1(scale, seed, jobs, progress).data
+    sz = Sizes(**data["sizes"])
+    out = {"experiment": "pa-8.2-8.3", "scale": get_scale(scale), "seed": seed}
+    t = claims.ClaimsTable(f"Figures 8.2-8.3: BPTT(4,1), BPTT(5,1) on long strings ({_scale_note(sz)})")
+    for h, fig in ((4, "fig8.2"), (5, "fig8.3")):
+        run = data["runs"][f"BPTT({h},1)"]
+        res = {k: dict(zip(("embed", "final"), (a.tolist() for a in _final(run, k))))
+               for k in ("original", "len>=50", "len>=300")}
+        out[f"BPTT({h},1)"] = res
+        th = THESIS[fig]
+        f0 = np.mean(res["original"]["final"])
+        f50, f300 = (np.array(res[k]["final"]) for k in ("len>=50", "len>=300"))
+        t.add(f"BPTT({h},1) keeps much of its final % on strings >= 50 letters "
+              f"(mean, >= 2/3 of its original-test mean {f0:.1f})", f"Figure {fig[3:]}",
+              thesis_mean(th["len>=50"]["final"]), round(float(f50.mean()), 1),
+              claims.at_least(round(2.0 / 3.0 * float(f0), 1)))
+        book = get_scale(scale) == "book"
+        t.add(f"some BPTT({h},1) networks still predict the final symbol on strings >= 300 "
+              "letters: best final >= 90%", f"Figure {fig[3:]}", max(th["len>=300"]["final"]),
+              float(f300.max()), claims.at_least(90.0), expected=not (book and h == 4),
+              note="book scale: our best BPTT(4,1) network has had an eighth of the training"
+              if book and h == 4 else "")
+    return Result(t, out)
+
+
+# ----------------------------------------------------------------------------- Figure 8.4, 8.5
+
+
+def run_fig8_4(scale="book", seed=0, jobs=1, progress=None) -> Result:
+    """Figure 8.4: PA networks trained with BPTT(3,1), (4,1), (5,1) (chapter 8)."""
+    names = ["PA-BPTT(3,1)", "PA-BPTT(4,1)", "PA-BPTT(5,1)"]
+    runs, stats, sz, _ = _run_conditions("pa-8.4", names, "embedded", scale, seed, jobs, progress)
+    s = _summary(runs)
+    th = THESIS["fig8.4"]
+    t = claims.ClaimsTable(f"Figure 8.4: PA-BPTT(h,1) ({_scale_note(sz)})")
+    b3, b4, b5, tm = _bptt_claims(t, s, th, "Figure 8.4", pa=True)
+    t.add("PA units help when the history is short: PA-BPTT(3,1) mean final >= 15% "
+          "(BPTT(3,1) alone: thesis 10.8)", "ch. 8, Figure 8.4", tm[0], round(float(b3.mean()), 1),
+          claims.at_least(15.0))
+    t.add("PA-BPTT(5,1) learns the dependency in most networks: mean final >= 75%", "Figure 8.4",
+          tm[2], round(float(b5.mean()), 1), claims.at_least(75.0))
+    data = {"experiment": "pa-8.4", "scale": get_scale(scale), "seed": seed,
+            "sizes": dataclasses.asdict(sz), "summary": s, "test_stats": stats, "runs": runs}
+    return Result(t, data)
+
+
+def run_fig8_5(scale="book", seed=0, jobs=1, progress=None) -> Result:
+    """Figure 8.5: BPTT(h,1) with time-varying indicators (chapter 8)."""
+    names = ["BPTT(3,1)", "BPTT(4,1)", "BPTT(5,1)"]
+    runs, stats, sz, _ = _run_conditions("pa-8.5", names, "time-varying", scale, seed, jobs,
+                                         progress)
+    s = _summary(runs)
+    th = THESIS["fig8.5"]
+    t = claims.ClaimsTable(f"Figure 8.5: BPTT(h,1), time-varying indicator ({_scale_note(sz)})")
+    b3, b4, b5, tm = _bptt_claims(t, s, th, "Figure 8.5")
+    t.add("BPTT(3,1) fails the final symbol: mean final <= 30%", "Figure 8.5", tm[0],
+          round(float(b3.mean()), 1), claims.at_most(30.0))
+    t.add("BPTT(5,1) learns it despite the moving indicator: mean final >= 75%", "Figure 8.5",
+          tm[2], round(float(b5.mean()), 1), claims.at_least(75.0))
+    data = {"experiment": "pa-8.5", "scale": get_scale(scale), "seed": seed,
+            "sizes": dataclasses.asdict(sz), "summary": s, "test_stats": stats, "runs": runs}
+    return Result(t, data)
+
+
+# ----------------------------------------------------------------------------- inside a PA network
+
+
+def hidden_trace(params: SRNParams, string: str, config: TrainConfig, grammar=None) -> dict:
+    """Everything Figures 4.4-4.5 show for one network and one string.
+
+    Returns
+    -------
+    dict
+        ``inputs`` (the presented symbols), ``targets``, ``hidden``
+        ``(T, n_hidden)``, ``output`` ``(T, n_out)``, ``attentive``
+        ``(T, n_hidden)`` booleans (unit updated at that step).
+    """
+    g = grammar or thesis_embedded_reber()
+    if params.stacked:
+        raise ValueError("hidden_trace needs one network; use params.network(k)")
+    y, _, h = srn_forward(params, [g.encode(string)], period=config.period, phase=config.phase,
+                          return_hidden=True)
+    T = len(string) - 1
+    per = np.ones(config.n_hidden, int) if config.period is None else np.array(config.period)
+    pha = np.zeros(config.n_hidden, int) if config.phase is None else np.array(config.phase)
+    att = np.array([(t - pha) % per == 0 for t in range(T)])
+    return {"inputs": list(string[:-1]), "targets": list(string[1:]), "hidden": h,
+            "output": y, "attentive": att}
+
+
+def _tenths(v) -> str:
+    return "".join("A" if round(10 * float(a)) >= 10 else str(int(round(10 * float(a)))) for a in v)
+
+
+def activation_table(params: SRNParams, string: str, config: TrainConfig, grammar=None) -> str:
+    """The thesis's activation display (Figures 4.4, 4.5) as text.
+
+    One row per input symbol: the input, the attention pattern of the PA units
+    (``A`` attentive, ``0`` not), hidden and output activations rounded to
+    tenths (``A`` = 1.0) and the target.  Units are in our order (the 8 normal
+    units, then the 7 PA units); outputs in the alphabet's order ``BTSPXVE``.
+    """
+    g = grammar or thesis_embedded_reber()
+    tr = hidden_trace(params, string, config, g)
+    pa = np.flatnonzero(np.array(config.period or [1] * config.n_hidden) > 1)
+    nh = tr["hidden"].shape[1]
+    head = (f"{'in':>3} {'PA attention':<{max(len(pa), 12)}} {'hidden':<{nh}}  "
+            f"{'output':<7}  target")
+    sub = (f"{'':>3} {''.join(str(k % 10) for k in pa):<{max(len(pa), 12)}} "
+           f"{''.join(str(k % 10) for k in range(nh)):<{nh}}  {g.alphabet:<7}")
+    rows = [head, sub]
+    for t in range(len(tr["inputs"])):
+        att = "".join("A" if tr["attentive"][t, k] else "0" for k in pa)
+        rows.append(f"{tr['inputs'][t]:>3} {att:<{max(len(pa), 12)}} {_tenths(tr['hidden'][t])}  "
+                    f"{_tenths(tr['output'][t])}  {tr['targets'][t]}")
+    return "\n".join(rows)
+
+
+def indicator_units(params: SRNParams, strings, config: TrainConfig, grammar=None) -> dict:
+    """Which hidden unit carries the indicator to the final prediction (Figures 4.4-4.6)?
+
+    For every unit, the mean context activation at the final prediction (the
+    hidden state after the embedded string's E) over strings beginning with
+    P minus over those beginning with T.
+
+    Returns
+    -------
+    dict
+        ``difference`` ``(n_hidden,)``, ``best`` (the unit with the largest
+        ``|difference|``), ``context`` ``(n_strings,)`` the best unit's final
+        context activations, ``indicator`` ``(n_strings,)`` ``"P"``/``"T"``.
+    """
+    g = grammar or thesis_embedded_reber()
+    _, off, hid = srn_forward(params, [g.encode(s) for s in strings], period=config.period,
+                              phase=config.phase, return_hidden=True)
+    last = off[1:] - 2
+    ctx = hid[last]
+    ind = np.array([s[-2] for s in strings])
+    diff = ctx[ind == "P"].mean(axis=0) - ctx[ind == "T"].mean(axis=0)
+    best = int(np.argmax(np.abs(diff)))
+    return {"difference": diff, "best": best, "context": ctx[:, best], "indicator": ind}
+
+
+def failure_cases(params: SRNParams, strings, config: TrainConfig, grammar=None) -> list:
+    """The test strings whose final symbol a network missed, as in Figure 4.6.
+
+    Returns
+    -------
+    list of dict
+        ``string``, ``symbol`` (the indicator), ``length`` (letters),
+        ``unit_context`` (the indicator unit's context at the final prediction,
+        see :func:`indicator_units`) and ``output`` (the output activations
+        there, in alphabet order), sorted by ``unit_context``.
+    """
+    g = grammar or thesis_embedded_reber()
+    sc = score(params, strings, g, config)
+    iu = indicator_units(params, strings, config, g)
+    y, off = srn_forward(params, [g.encode(s) for s in strings], period=config.period,
+                         phase=config.phase)
+    out = []
+    for i in np.flatnonzero(~sc["final_ok"][0]):
+        s = strings[i]
+        out.append({"string": s, "symbol": s[-2], "length": n_letters(s),
+                    "unit_context": round(float(iu["context"][i]), 3),
+                    "output": y[off[i + 1] - 2].round(2).tolist()})
+    return sorted(out, key=lambda d: d["unit_context"])
+
+
+# ----------------------------------------------------------------------------- framing
+
+
+def run_framing(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
+    """Does the inner B/E of the embedded Reber string matter?  BPTT(5,1) in both framings.
+
+    Not a figure of the thesis: a check of our reconstruction (see
+    :data:`FRAMINGS`).  BPTT(5,1) back-propagates through 3 recurrent steps:
+    in the thesis's framing that reaches the indicator's own step for the
+    shortest strings (``B T TXS T E``: the final prediction is 3 steps after the
+    indicator); with the inner B and E it never does (5 steps).  The
+    thesis-framing networks are those of ``pa-8.1`` (pass ``trained=`` to reuse
+    them; networks ``0 .. R-1`` are the same networks whatever ``R``).
+    """
+    sz = _sizes("pa-framing", scale)
+    data = _check_reuse(trained, "pa-8.1", scale, seed)
+    if data is None:
+        data = run_fig8_1(scale, seed, jobs, progress).data
+    th_run = data["runs"]["BPTT(5,1)"]
+    if Sizes(**data["sizes"]).n_strings != sz.n_strings:
+        raise ValueError("pa-framing and pa-8.1 must train on the same number of strings")
+    tests = make_test_sets(seed, "embedded", scale, sz.n_test, framing="inner-BE")
+    with _threads(jobs):
+        be_run = train_condition(_grammar("embedded", "inner-BE"), condition_config("BPTT(5,1)"),
+                                 sz, seed=seed, tests=tests, progress=progress)
+    R = sz.n_networks
+    f_th = np.array(th_run["scores"]["original"]["final"])[:R, -1]
+    f_be = _final(be_run)[1]
+    out = {"experiment": "pa-framing", "scale": get_scale(scale), "seed": seed,
+           "sizes": dataclasses.asdict(sz), "strings_seen": be_run["strings_seen"],
+           "final": {"thesis": f_th.tolist(), "inner-BE": f_be.tolist()},
+           "curves": {"thesis": {k: v[:R] for k, v in th_run["scores"]["original"].items()},
+                      "inner-BE": be_run["scores"]["original"]},
+           "test_stats": {"inner-BE": length_statistics(tests["original"][0])}}
+    t = claims.ClaimsTable(f"Framing: BPTT(5,1) with and without the inner B/E ({_scale_note(sz)})")
+    t.add("in the thesis's framing BPTT(5,1) learns the final symbol: mean final >= 75%",
+          "Figure 8.1", thesis_mean(THESIS["fig8.1"]["BPTT(5,1)"]["final"]),
+          round(float(f_th.mean()), 1), claims.at_least(75.0))
+    t.add("with the inner B and E (two more steps to bridge) it does not: mean final <= 30%",
+          "our reconstruction", None, round(float(f_be.mean()), 1), claims.at_most(30.0))
+    return Result(t, out)

@@ -1,0 +1,174 @@
+"""The runners of O'Connell's experiments (tempnets.periodically_attentive) at a tiny scale."""
+
+import json
+
+import numpy as np
+import pytest
+
+from tempnets import periodically_attentive as pa
+from tempnets.claims import ClaimsTable
+from tempnets.experiments import Result
+from tempnets.grammars import embedded_reber, n_letters, reber
+from tempnets.training import TrainConfig, train_online
+
+TINY = {k: {"book": pa.Sizes(2, 400, 200, 50), "paper": pa.Sizes(2, 400, 200, 50)}
+        for k in pa.SIZES}
+
+
+@pytest.fixture
+def tiny(monkeypatch):
+    monkeypatch.setattr(pa, "SIZES", TINY)
+    monkeypatch.setattr(pa, "LONG_TESTS", {s: {"len>=50": (20, 50), "len>=300": (3, 300)}
+                                           for s in ("book", "paper")})
+
+
+@pytest.mark.parametrize("framing", pa.FRAMINGS)
+def test_test_set_is_distinct_and_deterministic(framing):
+    g = pa._grammar("embedded", framing)
+    a = pa.test_strings(g, 1000, 5)
+    assert len(a) == 1000 and len(set(a)) == 1000
+    assert a == pa.test_strings(g, 1000, 5)
+    assert all(g.is_member(s) for s in a[:50])
+    st = pa.length_statistics(a)
+    assert st["distinct"] and st["n"] == 1000
+    # the thesis's count (symbols after B, no inner B/E) has minimum 6 in both framings
+    assert st["thesis_count"]["min"] == 6
+    assert st["letters"]["min"] == (5 if framing == "thesis" else 7)
+
+
+def test_thesis_framing_is_the_inner_be_grammar_without_inner_b_and_e():
+    th, be = pa.thesis_embedded_reber(), embedded_reber()
+    assert th.is_member("BPPVVPE") and th.is_member("BPTSXXTVPXTVVPE") and not th.is_member("BPBPVVEPE")
+    assert sorted(s[:2] + s[3:-3] + s[-2:] for s in be.enumerate(12)) == sorted(th.enumerate(10))
+    tv = pa.thesis_embedded_reber(time_varying=True)
+    assert tv.is_member("BXXVTTXSTE") and tv.is_member("BVPPVVPE")
+    lg = pa.thesis_embedded_reber(p_no_closer=0.9)
+    assert lg.tables().cumprob.max() == 1.0 and len(lg.states) == len(th.states)
+
+
+def test_long_test_set_respects_min_letters():
+    s = pa.test_strings(pa.thesis_embedded_reber(p_no_closer=0.9), 30, 1, min_letters=50)
+    assert min(n_letters(x) for x in s) >= 50 and len(set(s)) == 30
+
+
+def test_complementary_pairs_differ_only_in_the_indicator():
+    pairs = pa.complementary_pairs(100, 3)
+    assert len(pairs) == 100 and len({p[0] for p in pairs}) == 100
+    g = pa.thesis_embedded_reber()
+    for p, t in pairs:
+        assert p[1] == p[-2] == "P" and t[1] == t[-2] == "T" and p[2:-2] == t[2:-2]
+        assert g.is_member(p) and g.is_member(t) and reber().is_member("B" + p[2:-2] + "E")
+    be = pa.complementary_pairs(5, 3, framing="inner-BE")
+    assert all(embedded_reber().is_member(p) for pair in be for p in pair)
+
+
+def test_hidden_differences_zero_for_identical_networks_on_one_string():
+    from tempnets.srn import init_params
+    p = init_params(7, 15, 7, rng=0, n_networks=2)
+    d = pa.hidden_differences(p, [("BPTXSPE", "BTTXSTE")], TrainConfig())
+    assert d["avg_sum"].shape == (2,) and np.all(d["avg_max"] <= d["avg_sum"])
+    same = pa.hidden_differences(p, [("BPTXSPE", "BPTXSPE")], TrainConfig())
+    assert np.all(same["avg_sum"] == 0)
+
+
+def test_score_matches_metrics_for_a_single_network():
+    from tempnets.srn import init_params
+    g = pa.thesis_embedded_reber()
+    strings = pa.test_strings(g, 30, 0)
+    p = init_params(7, 15, 7, rng=1)
+    s = pa.score(p, strings, g, TrainConfig())
+    assert s["embed"].shape == (1,) and 0 <= s["final"][0] <= 100
+
+
+def test_train_condition_network_k_does_not_depend_on_the_others():
+    g = pa.thesis_embedded_reber()
+    tests = {"t": (pa.test_strings(g, 20, 0), g)}
+    sz = pa.Sizes(3, 300, 150, 20)
+    all3 = pa.train_condition(g, TrainConfig.pa(), sz, seed=4, tests=tests, progress=False)
+    only2 = pa.train_condition(g, TrainConfig.pa(), sz, seed=4, tests=tests, networks=[2],
+                               progress=False)
+    np.testing.assert_array_equal(np.asarray(all3["params"][0])[2], np.asarray(only2["params"][0])[0])
+    assert all3["strings_seen"] == [0, 150, 300]
+    # the first segment is exactly train_online with the run's seed
+    h = train_online(g.tables(), 150, config=TrainConfig.pa(), n_networks=[1], rng=4, progress=False)
+    once = pa.train_condition(g, TrainConfig.pa(), pa.Sizes(2, 150, 150, 20), seed=4, tests=tests,
+                              progress=False)
+    np.testing.assert_array_equal(h.params.W_hh[0], np.asarray(once["params"][1])[1])
+
+
+def test_conditions_map_to_configs():
+    assert pa.condition_config("SRN") == TrainConfig()
+    assert pa.condition_config("BPTT(4,1)").h == 4
+    c = pa.condition_config("PA-BPTT(5,1)")
+    assert c.h == 5 and c.period == (1,) * 8 + (7,) * 7 and c.phase == (0,) * 8 + tuple(range(7))
+    with pytest.raises(ValueError, match="unknown condition"):
+        pa.condition_config("LSTM")
+
+
+def test_paper_sizes_are_the_thesis():
+    for k in ("pa-4.2", "pa-6.2", "pa-8.1", "pa-8.4", "pa-8.5"):
+        assert pa.SIZES[k]["paper"] == pa.Sizes(20, 2_400_000, 400_000, 1000)
+
+
+def test_thesis_tables_average_to_the_printed_means():
+    th = pa.THESIS
+    assert pa.thesis_mean(th["fig4.2"]["PA"]["final"]) == 46.3
+    assert pa.thesis_mean(th["fig4.2"]["SRN"]["final"]) == 7.1
+    assert pa.thesis_mean(th["fig8.1"]["BPTT(4,1)"]["final"]) == 82.8
+    assert pa.thesis_mean(th["fig8.4"]["PA-BPTT(4,1)"]["final"]) == 63.9
+    assert pa.thesis_mean(th["fig6.2"]["PA"]["final"]) == 3.0
+    for fig in ("fig5.2", "fig8.2", "fig8.3"):
+        for k in ("len>=50", "len>=300"):
+            assert len(th[fig][k]["final"]) == 20 and len(th[fig][k]["embed"]) == 20
+
+
+@pytest.mark.parametrize("runner", ["run_fig2_1", "run_fig4_2", "run_fig6_2", "run_fig8_1",
+                                    "run_fig8_4", "run_fig8_5"])
+def test_runners_return_well_formed_results(tiny, runner):
+    r = getattr(pa, runner)(scale="book", seed=0, jobs=1, progress=False)
+    assert isinstance(r, Result) and isinstance(r.claims, ClaimsTable) and r.claims.claims
+    json.dumps(r.data)  # JSON-serialisable
+    for c in r.claims.claims:
+        assert c.verdict  # every check evaluates
+
+
+def test_reuse_runners_accept_and_check_trained(tiny):
+    r42 = pa.run_fig4_2(scale="book", seed=0, progress=False)
+    r52 = pa.run_fig5_2(scale="book", seed=0, progress=False, trained=r42)
+    assert set(r52.data["final"]) == {"original", "len>=50", "len>=300"}
+    json.dumps(r52.data)
+    with pytest.raises(ValueError, match="trained="):
+        pa.run_fig5_2(scale="book", seed=1, progress=False, trained=r42)
+    r81 = pa.run_fig8_1(scale="book", seed=0, progress=False)
+    r83 = pa.run_fig8_2_8_3(scale="book", seed=0, progress=False, trained=r81)
+    json.dumps(r83.data)
+
+
+def test_same_seed_same_result_and_jobs_do_not_matter(tiny):
+    a = pa.run_fig4_2(scale="book", seed=2, jobs=1, progress=False).data["summary"]
+    b = pa.run_fig4_2(scale="book", seed=2, jobs=2, progress=False).data["summary"]
+    assert a == b
+
+
+def test_activation_table_and_indicator_units():
+    from tempnets.srn import init_params
+    cfg = TrainConfig.pa()
+    p = init_params(7, 15, 7, rng=3)
+    txt = pa.activation_table(p, "BPPVVPE", cfg)
+    lines = txt.splitlines()
+    assert len(lines) == 2 + 6 and lines[2].split()[0] == "B"
+    assert lines[2].split()[1] == "A000000" and lines[3].split()[1] == "0A00000"
+    g = pa.thesis_embedded_reber()
+    strings = pa.test_strings(g, 40, 0)
+    iu = pa.indicator_units(p, strings, cfg)
+    assert iu["difference"].shape == (15,) and 0 <= iu["best"] < 15
+    fails = pa.failure_cases(p, strings, cfg)
+    assert all(f["symbol"] in "TP" for f in fails)
+
+
+def test_framing_runner_reuses_the_bptt_networks(tiny):
+    r81 = pa.run_fig8_1(scale="book", seed=0, progress=False)
+    r = pa.run_framing(scale="book", seed=0, progress=False, trained=r81)
+    json.dumps(r.data)
+    assert set(r.data["final"]) == {"thesis", "inner-BE"}
+    assert r.data["final"]["thesis"] == r81.data["summary"]["BPTT(5,1)"]["final"][:2]
