@@ -27,9 +27,10 @@ book: $(STAMP)
 
 # Student edition: solutions hidden, no page sources, no download button.
 # Only the HTML is kept: the executed notebooks and doctrees still hold the solutions.
+# It shares the execution cache of `make book`, so after it nothing is executed again.
 student-book: $(STAMP)
 	rm -rf _build/student _build/student-work
-	$(BIN)/python -m tempnets.bookconfig student _config.yml _build/student-config.yml
+	$(BIN)/python -m tempnets.bookconfig student _config.yml _build/student-config.yml $(CURDIR)/_build/.jupyter_cache
 	$(RUN) $(BIN)/jupyter-book build . --config _build/student-config.yml --path-output _build/student-work -n -W --keep-going
 	mv _build/student-work/_build/html _build/student
 	rm -rf _build/student-work _build/student-config.yml

@@ -45,9 +45,14 @@ def merge(base: dict, update: dict) -> dict:
     return out
 
 
-def student_config(config: dict) -> dict:
-    """The student edition of a ``_config.yml`` mapping."""
-    return merge(config, STUDENT_OVERRIDES)
+def student_config(config: dict, cache: str | None = None) -> dict:
+    """The student edition of a ``_config.yml`` mapping.
+
+    ``cache`` (an absolute path) points the execution cache at the instructor
+    build's, so a student build right after ``make book`` executes nothing again.
+    """
+    out = merge(config, STUDENT_OVERRIDES)
+    return merge(out, {"execute": {"cache": cache}}) if cache else out
 
 
 def pages_missing_figures(book_dir, html_dir) -> list[str]:
@@ -68,7 +73,7 @@ def pages_missing_figures(book_dir, html_dir) -> list[str]:
     return missing
 
 
-USAGE = ("usage: python -m tempnets.bookconfig student SOURCE_CONFIG OUTPUT_CONFIG\n"
+USAGE = ("usage: python -m tempnets.bookconfig student SOURCE_CONFIG OUTPUT_CONFIG [CACHE_DIR]\n"
          "       python -m tempnets.bookconfig check-figures BOOK_DIR HTML_DIR")
 
 
@@ -80,7 +85,7 @@ def main(argv=None) -> int:
             print(f"error: {page} shows no figure although its notebook draws some "
                   "(is MPLBACKEND set to a non-inline backend?)", file=sys.stderr)
         return 1 if missing else 0
-    if len(argv) != 3 or argv[0] != "student":
+    if len(argv) not in (3, 4) or argv[0] != "student":
         print(USAGE, file=sys.stderr)
         return 2
     import yaml
@@ -88,7 +93,7 @@ def main(argv=None) -> int:
     with open(argv[1], encoding="utf-8") as fh:
         config = yaml.safe_load(fh)
     with open(argv[2], "w", encoding="utf-8") as fh:
-        yaml.safe_dump(student_config(config), fh, sort_keys=False)
+        yaml.safe_dump(student_config(config, *argv[3:]), fh, sort_keys=False)
     return 0
 
 

@@ -85,6 +85,9 @@ def test_student_config_overrides_without_losing_settings():
     assert student["launch_buttons"] == config["launch_buttons"]
     assert student["sphinx"]["extra_extensions"] == config["sphinx"]["extra_extensions"]
     assert merge({"a": {"b": 1, "c": 2}}, {"a": {"b": 3}}) == {"a": {"b": 3, "c": 2}}
+    shared = student_config(config, "/abs/_build/.jupyter_cache")
+    assert shared["execute"]["cache"] == "/abs/_build/.jupyter_cache"
+    assert shared["execute"]["execute_notebooks"] == config["execute"]["execute_notebooks"]
 
 
 # ---------------------------------------------------------------- student edition
