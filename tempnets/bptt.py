@@ -95,17 +95,20 @@ FASTMATH = False  # the general kernel: strict IEEE, plain loops
 
 @numba.njit(cache=True, fastmath=FASTMATH)
 def _forward_step(W_ih, W_hh, b_h, W_ho, b_o, period, cnt, x, d, has_ctx, prev, slot,
-                  Hb, Cb, Ab, Dy, xent):
-    """One forward step; stores h(s), context, attention and output deltas; returns sum e^2."""
+                  Hb, Cb, Ab, Dy, xent, c0):
+    """One forward step; stores h(s), context, attention and output deltas; returns sum e^2.
+
+    ``c0`` is the context after a reset (the initial activation of every hidden unit).
+    """
     nh = W_hh.shape[0]
     no = W_ho.shape[0]
-    # c = h(s-1) (zeros after a reset)
+    # c = h(s-1) (c0 after a reset)
     if has_ctx:
         for j in range(nh):
             Cb[slot, j] = Hb[prev, j]
     else:
         for j in range(nh):
-            Cb[slot, j] = 0.0
+            Cb[slot, j] = c0
     # h = f(b_h + W_ih[:, x] + W_hh @ c) on attentive units, h = c on the others
     for i in range(nh):
         if cnt[i] == 0:
@@ -237,7 +240,7 @@ def _weights_finite(W_ih, W_hh, b_h, W_ho, b_o):
 
 @numba.njit(cache=True)
 def _train_one(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
-               flat, offsets, order, h, hp, lr, mom, reset, xent, period, phase,
+               flat, offsets, order, h, hp, lr, mom, reset, xent, period, phase, c0,
                Hb, Cb, Ab, Dh, Dy, Xb, cnt, istate, stats, status, item0, apply):
     """Train one network online on strings ``order[0], order[1], ...`` (in place).
 
@@ -266,7 +269,7 @@ def _train_one(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
             slot = s % B
             Xb[slot] = flat[q]
             e2 = _forward_step(W_ih, W_hh, b_h, W_ho, b_o, period, cnt, flat[q], flat[q + 1],
-                               n_valid > 0, (s - 1) % B, slot, Hb, Cb, Ab, Dy, xent)
+                               n_valid > 0, (s - 1) % B, slot, Hb, Cb, Ab, Dy, xent, c0)
             if not np.isfinite(e2):
                 status[0] = 1
                 status[1] = item0 + it
@@ -298,7 +301,7 @@ def _train_one(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
 
 @numba.njit(cache=True, parallel=True)
 def _train_many(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
-                flat, offsets, order, h, hp, lr, mom, reset, xent, period, phase,
+                flat, offsets, order, h, hp, lr, mom, reset, xent, period, phase, c0,
                 Hb, Cb, Ab, Dh, Dy, Xb, cnt, istate, stats, status, item0, apply):
     # for r in networks (independently, in parallel): _train_one(network r, its strings)
     # flat/offsets have 1 row (shared strings) or R rows (one stream per network).
@@ -309,7 +312,7 @@ def _train_many(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
         _train_one(W_ih[r], W_hh[r], b_h[r], W_ho[r], b_o[r],
                    V_ih[r], V_hh[r], V_bh[r], V_ho[r], V_bo[r],
                    flat[rs], offsets[rs], order[r], h, hp, lr, mom, reset, xent,
-                   period, phase, Hb[r], Cb[r], Ab[r], Dh[r], Dy[r], Xb[r], cnt[r],
+                   period, phase, c0, Hb[r], Cb[r], Ab[r], Dh[r], Dy[r], Xb[r], cnt[r],
                    istate[r], stats[r], status[r], item0, apply)
 
 
@@ -320,7 +323,7 @@ FAST = {"reassoc", "contract", "nsz", "arcp"}  # no nnan/ninf: NaN must stay vis
 
 @numba.njit(cache=True, fastmath=FAST)
 def _train_one_online(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
-                      flat, offsets, order, h, lr, mom, reset, xent, period, phase,
+                      flat, offsets, order, h, lr, mom, reset, xent, period, phase, c0,
                       Hb, Cb, Ab, Dh, Dy, Xb, cnt, istate, stats, status, item0):
     """The fast path of :func:`_train_one` for h' = 1 (SRN rule, BPTT(h, 1), PA).
 
@@ -349,10 +352,11 @@ def _train_one_online(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
             x = flat[q]
             d = flat[q + 1]
             Xb[slot] = x
-            # ---- forward: c = h(s-1); h = f(b_h + W_ih[:, x] + W_hh @ c) where attentive
+            # ---- forward: c = h(s-1) (c0 after a reset); h = f(b_h + W_ih[:, x] + W_hh @ c)
+            # where attentive
             prev = (s - 1) % B
             for j in range(nh):
-                Cb[slot, j] = Hb[prev, j] if n_valid > 0 else 0.0
+                Cb[slot, j] = Hb[prev, j] if n_valid > 0 else c0
             for i in range(nh):
                 if cnt[i] == 0:
                     net = b_h[i] + W_ih[i, x]
@@ -481,7 +485,7 @@ def _train_one_online(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
 
 @numba.njit(cache=True, parallel=True)
 def _train_many_online(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
-                       flat, offsets, order, h, lr, mom, reset, xent, period, phase,
+                       flat, offsets, order, h, lr, mom, reset, xent, period, phase, c0,
                        Hb, Cb, Ab, Dh, Dy, Xb, cnt, istate, stats, status, item0):
     # for r in networks (independently, in parallel): _train_one_online(network r)
     for r in numba.prange(W_ih.shape[0]):
@@ -491,5 +495,5 @@ def _train_many_online(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
         _train_one_online(W_ih[r], W_hh[r], b_h[r], W_ho[r], b_o[r],
                           V_ih[r], V_hh[r], V_bh[r], V_ho[r], V_bo[r],
                           flat[rs], offsets[rs], order[r], h, lr, mom, reset, xent,
-                          period, phase, Hb[r], Cb[r], Ab[r], Dh[r], Dy[r], Xb[r], cnt[r],
+                          period, phase, c0, Hb[r], Cb[r], Ab[r], Dh[r], Dy[r], Xb[r], cnt[r],
                           istate[r], stats[r], status[r], item0)

@@ -114,11 +114,17 @@ def indicator_position(string: str) -> int:
     """Position of the indicator symbol whose match precedes E (O'Connell's grammars, section 5.2's).
 
     1 in the embedded Reber grammar and the embedded sub-grammar (``B T ... T E``);
-    after the ``X...XV`` run in the time-varying indicator grammar, i.e. just
-    before the embedded string's own ``B``.
+    after the ``X...XV`` run in the time-varying indicator grammar (O'Connell
+    ch. 6): just before the embedded string's own ``B`` (``BXXVT BTXSE TE``: 4)
+    or, in the thesis's framing without the inner ``B``, just after the ``V``
+    (``BXXVT TXS TE``: 4).
     """
     inner_b = string.find("B", 1)
-    return inner_b - 1 if inner_b > 0 else 1
+    if inner_b > 0:
+        return inner_b - 1
+    if len(string) > 1 and string[1] in "XV":  # time-varying prefix X...XV, thesis framing
+        return string.index("V", 1) + 1
+    return 1
 
 
 def embed_predicted(activations, strings, grammar, threshold: float = 0.3, offsets=None) -> np.ndarray:

@@ -103,16 +103,31 @@ CONDITIONS = {
 BPTT(2, 1), chapter 7) with or without the 7 PA units of Figure 4.1."""
 
 
-def condition_config(name: str) -> TrainConfig:
+CONTEXT_INIT = 0.5
+"""The activation of every hidden unit before its first update (the context after a
+reset).  The thesis does not state it, but its activation displays do: in Figure 4.4
+the PA units 1-6 of network 20 hold 0.5 at the first step, before they are first
+attentive, so the thesis's simulator started every string from a context of 0.5."""
+
+
+def condition_config(name: str, context_init: float = CONTEXT_INIT) -> TrainConfig:
     """The :class:`TrainConfig` of a condition of :data:`CONDITIONS` (O'Connell's defaults).
 
     ``"PA"`` networks have 8 normal and 7 PA units attentive once every 7 steps
-    with phases 0..6 (Figure 4.1); all networks have 15 hidden units.
+    with phases 0..6 (Figure 4.1); all networks have 15 hidden units.  Every
+    string starts from the context ``context_init`` (:data:`CONTEXT_INIT`).
     """
     if name not in CONDITIONS:
         raise ValueError(f"unknown condition {name!r}; known: {', '.join(CONDITIONS)}")
     c = CONDITIONS[name]
-    return TrainConfig.pa(h=c["h"]) if c.get("pa") else TrainConfig(h=c["h"])
+    if c.get("pa"):
+        return TrainConfig.pa(h=c["h"], context_init=context_init)
+    return TrainConfig(h=c["h"], context_init=context_init)
+
+
+def _attention(config: TrainConfig) -> dict:
+    """The forward-pass arguments a trained network's config fixes (attention, initial context)."""
+    return {"period": config.period, "phase": config.phase, "context_init": config.context_init}
 
 
 @dataclass(frozen=True)
@@ -373,7 +388,7 @@ def score(params: SRNParams, strings, grammar, config: TrainConfig) -> dict:
     """
     p = params.stack()
     enc = [grammar.encode(s) for s in strings]
-    y, off = srn_forward(p, enc, period=config.period, phase=config.phase)
+    y, off = srn_forward(p, enc, **_attention(config))
     e_ok = np.array([metrics.embed_predicted(y[r], strings, grammar, offsets=off)
                      for r in range(y.shape[0])])
     f_ok = np.array([metrics.final_predicted(y[r], strings, grammar, offsets=off)
@@ -457,7 +472,8 @@ def train_condition(grammar, config: TrainConfig, sizes: Sizes, *, seed: int = 0
                    for name, d in sc.items()},
         "params": [a.tolist() for a in params],
         "networks": nets,
-        "config": {"h": config.h, "h_prime": config.h_prime, "period": config.period,
+        "config": {"h": config.h, "h_prime": config.h_prime, "context_init": config.context_init,
+                   "period": config.period,
                    "phase": config.phase},
         "wall_time_s": round(time.perf_counter() - t0, 2),
     }
@@ -488,7 +504,7 @@ def summed_error(params: SRNParams, strings, config: TrainConfig, grammar=None) 
     """
     g = grammar or thesis_embedded_reber()
     enc = [g.encode(s) for s in strings]
-    y, _ = srn_forward(params, enc, period=config.period, phase=config.phase)
+    y, _ = srn_forward(params, enc, **_attention(config))
     targets = np.eye(y.shape[-1])[np.concatenate([e[1:] for e in enc])]
     return 0.5 * float(np.sum((targets - y) ** 2))
 
@@ -531,8 +547,8 @@ def hidden_differences(params: SRNParams, pairs, config: TrainConfig, grammar=No
     """
     g = grammar or thesis_embedded_reber()
     strings = [s for pair in pairs for s in pair]
-    _, off, hid = srn_forward(params.stack(), [g.encode(s) for s in strings], period=config.period,
-                              phase=config.phase, return_hidden=True)
+    _, off, hid = srn_forward(params.stack(), [g.encode(s) for s in strings], return_hidden=True,
+                              **_attention(config))
     last = off[1:] - 2  # step whose input is the inner E: predicts the final symbol
     hl = hid[:, last, :]  # (R, 2n, n_hidden)
     d = np.abs(hl[:, 0::2, :] - hl[:, 1::2, :])
@@ -914,7 +930,7 @@ def hidden_trace(params: SRNParams, string: str, config: TrainConfig, grammar=No
     g = grammar or thesis_embedded_reber()
     if params.stacked:
         raise ValueError("hidden_trace needs one network; use params.network(k)")
-    y, _, h = srn_forward(params, [g.encode(string)], period=config.period, phase=config.phase,
+    y, _, h = srn_forward(params, [g.encode(string)], **_attention(config),
                           return_hidden=True)
     T = len(string) - 1
     per = np.ones(config.n_hidden, int) if config.period is None else np.array(config.period)
@@ -967,8 +983,8 @@ def indicator_units(params: SRNParams, strings, config: TrainConfig, grammar=Non
         context activations, ``indicator`` ``(n_strings,)`` ``"P"``/``"T"``.
     """
     g = grammar or thesis_embedded_reber()
-    _, off, hid = srn_forward(params, [g.encode(s) for s in strings], period=config.period,
-                              phase=config.phase, return_hidden=True)
+    _, off, hid = srn_forward(params, [g.encode(s) for s in strings], return_hidden=True,
+                              **_attention(config))
     last = off[1:] - 2
     ctx = hid[last]
     ind = np.array([s[-2] for s in strings])
@@ -991,8 +1007,7 @@ def failure_cases(params: SRNParams, strings, config: TrainConfig, grammar=None)
     g = grammar or thesis_embedded_reber()
     sc = score(params, strings, g, config)
     iu = indicator_units(params, strings, config, g)
-    y, off = srn_forward(params, [g.encode(s) for s in strings], period=config.period,
-                         phase=config.phase)
+    y, off = srn_forward(params, [g.encode(s) for s in strings], **_attention(config))
     out = []
     for i in np.flatnonzero(~sc["final_ok"][0]):
         s = strings[i]

@@ -14,8 +14,8 @@ Model (layered view, one step per input symbol, ``s = 0, 1, ...``)
     y_o(s) = f\Big(\theta_o + \sum_j w_{oj} h_j(s)\Big), \qquad f(u) = 1 / (1 + e^{-u}),
 
 with a one-hot input ``x(s)`` (so the input layer only selects one column of
-``W_ih``), context ``h(-1) = 0`` at the start of every string (unless
-``reset_context=False``) and the output ``y(s)`` trained towards the one-hot
+``W_ih``), context ``h(-1) = c_0`` at the start of every string (unless
+``reset_context=False``; ``c_0 = 0`` by default, 0.5 in O'Connell's networks) and the output ``y(s)`` trained towards the one-hot
 code of the next symbol.
 
 Periodically attentive (PA) units (O'Connell ch. 3): hidden unit ``k`` is
@@ -253,7 +253,7 @@ def _logistic(u):
 
 
 @numba.njit(cache=True)
-def _forward_one(W_ih, W_hh, b_h, W_ho, b_o, flat, offsets, period, phase, reset,
+def _forward_one(W_ih, W_hh, b_h, W_ho, b_o, flat, offsets, period, phase, reset, c0,
                  out_y, out_h, want_h):
     """Forward pass of one network over all strings; writes ``out_y`` (and ``out_h``)."""
     nh = W_hh.shape[0]
@@ -267,7 +267,7 @@ def _forward_one(W_ih, W_hh, b_h, W_ho, b_o, flat, offsets, period, phase, reset
     # attentive units (held elsewhere); y = f(b_o + W_ho @ h).
     for i in range(offsets.shape[0] - 1):
         if reset or first:
-            ctx[:] = 0.0
+            ctx[:] = c0
             for k in range(nh):
                 cnt[k] = (period[k] - phase[k]) % period[k]
             first = False
@@ -296,16 +296,17 @@ def _forward_one(W_ih, W_hh, b_h, W_ho, b_o, flat, offsets, period, phase, reset
 
 
 @numba.njit(cache=True, parallel=True)
-def _forward_many(W_ih, W_hh, b_h, W_ho, b_o, flat, offsets, period, phase, reset,
+def _forward_many(W_ih, W_hh, b_h, W_ho, b_o, flat, offsets, period, phase, reset, c0,
                   out_y, out_h, want_h):
     # for r in networks (in parallel): out_y[r] = forward(params[r], strings)
     for r in numba.prange(W_ih.shape[0]):
         _forward_one(W_ih[r], W_hh[r], b_h[r], W_ho[r], b_o[r], flat, offsets, period, phase,
-                     reset, out_y[r], out_h[r], want_h)
+                     reset, c0, out_y[r], out_h[r], want_h)
 
 
 def srn_forward(params: SRNParams, strings, offsets=None, *, period=None, phase=None,
-                reset_context: bool = True, return_hidden: bool = False):
+                reset_context: bool = True, context_init: float = 0.0,
+                return_hidden: bool = False):
     """Run the network(s) forward over strings; no learning.
 
     Parameters
@@ -320,6 +321,9 @@ def srn_forward(params: SRNParams, strings, offsets=None, *, period=None, phase=
         Attention pattern of the hidden units (see :func:`pa_attention`).
     reset_context : bool
         Reset the context (and PA positions) at every string start (default).
+    context_init : float
+        The context after a reset, in ``[0, 1]`` (see
+        :class:`tempnets.training.TrainConfig`).
     return_hidden : bool
         Also return hidden activations.
 
@@ -342,12 +346,16 @@ def srn_forward(params: SRNParams, strings, offsets=None, *, period=None, phase=
     flat, offsets = as_flat_strings(strings, offsets)
     check_symbols(flat, offsets, n_in, None, min_length=1)
     period, phase = check_attention(period, phase, nh)
+    if isinstance(context_init, bool) or not isinstance(context_init, numbers.Real) \
+            or not 0 <= context_init <= 1:
+        raise ValueError(f"context_init must be a number in [0, 1], got {context_init!r}")
     R = p.W_ih.shape[0]
     step_offsets = np.concatenate([[0], np.cumsum(np.maximum(np.diff(offsets) - 1, 0))])
     n_steps = int(step_offsets[-1])
     y = np.zeros((R, n_steps, n_out))
     h = np.zeros((R, n_steps if return_hidden else 0, nh))
-    _forward_many(*p, flat, offsets, period, phase, bool(reset_context), y, h, bool(return_hidden))
+    _forward_many(*p, flat, offsets, period, phase, bool(reset_context), float(context_init), y, h,
+                  bool(return_hidden))
     if not stacked:
         y, h = y[0], h[0]
     return (y, step_offsets, h) if return_hidden else (y, step_offsets)

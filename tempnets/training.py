@@ -70,6 +70,11 @@ class TrainConfig:
         Squared error (the papers) or cross-entropy on the logistic outputs.
     reset_context : bool
         Reset context and PA positions at every string start (the papers).
+    context_init : float
+        The context after a reset, i.e. the activation every hidden unit holds
+        before its first update, in ``[0, 1]``: 0.0 (Servan-Schreiber et al.;
+        our default) or 0.5 (O'Connell: the PA units of Figure 4.4 hold 0.5
+        until their first attentive step).
     n_in, n_out : int or None
         Input/output units; ``None``: the number of symbols of the data.
     """
@@ -84,6 +89,7 @@ class TrainConfig:
     phase: tuple | None = None
     loss: str = "sse"
     reset_context: bool = True
+    context_init: float = 0.0
     n_in: int | None = None
     n_out: int | None = None
 
@@ -133,6 +139,10 @@ class TrainConfig:
             raise ValueError(f"loss must be 'sse' or 'xent', got {self.loss!r}")
         if not isinstance(self.reset_context, bool):
             raise TypeError(f"reset_context must be True or False, got {self.reset_context!r}")
+        real("context_init", self.context_init)
+        if not 0 <= self.context_init <= 1:
+            raise ValueError(f"context_init must be in [0, 1] (a logistic unit's activation), "
+                             f"got {self.context_init}")
         for name in ("n_in", "n_out"):
             v = getattr(self, name)
             if v is not None:
@@ -251,12 +261,14 @@ class _Engine:
         if _USE_FAST and apply and c.h_prime == 1:
             bptt._train_many_online(*self.p, *self.V, flat, offsets, order, c.h,
                                     float(c.learning_rate), float(c.momentum), c.reset_context,
-                                    c.loss == "xent", self.period, self.phase, *self.rings,
+                                    c.loss == "xent", self.period, self.phase,
+                                    float(c.context_init), *self.rings,
                                     self.cnt, self.istate, stats, self.status, item0)
         else:
             bptt._train_many(*self.p, *self.V, flat, offsets, order, c.h, c.h_prime,
                              float(c.learning_rate), float(c.momentum), c.reset_context,
-                             c.loss == "xent", self.period, self.phase, *self.rings, self.cnt,
+                             c.loss == "xent", self.period, self.phase,
+                             float(c.context_init), *self.rings, self.cnt,
                              self.istate, stats, self.status, item0, apply)
         bad = np.flatnonzero(self.status[:, 0])
         if bad.size:

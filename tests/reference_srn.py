@@ -33,18 +33,21 @@ def attentive(pos, period, phase):
     return np.array([(pos - q) % p == 0 for p, q in zip(period, phase)], dtype=float)
 
 
-def forward(params, strings, period=None, phase=None, reset=True):
-    """Outputs and hidden states of every step, per string (lists of arrays)."""
+def forward(params, strings, period=None, phase=None, reset=True, c0=0.0):
+    """Outputs and hidden states of every step, per string (lists of arrays).
+
+    ``c0``: the context after a reset (every hidden unit's activation before its first update).
+    """
     W_ih, W_hh, b_h, W_ho, b_o = params
     nh = W_hh.shape[0]
     period = np.ones(nh, int) if period is None else period
     phase = np.zeros(nh, int) if phase is None else phase
     ys, hs = [], []
-    h = np.zeros(nh)
+    h = np.full(nh, c0)
     pos = 0
     for string in strings:
         if reset:
-            h = np.zeros(nh)
+            h = np.full(nh, c0)
             pos = 0
         y_s, h_s = [], []
         for x in string[:-1]:
@@ -60,9 +63,9 @@ def forward(params, strings, period=None, phase=None, reset=True):
     return ys, hs
 
 
-def loss(params, string, period=None, phase=None):
-    """E = sum over steps of 1/2 sum_o (target_o - y_o)^2 for one string (context reset)."""
-    ys, _ = forward(params, [string], period, phase)
+def loss(params, string, period=None, phase=None, c0=0.0):
+    """E = sum over steps of 1/2 sum_o (target_o - y_o)^2 for one string (context reset to c0)."""
+    ys, _ = forward(params, [string], period, phase, c0=c0)
     n_out = params[3].shape[0]
     total = 0.0
     for y, d in zip(ys[0], string[1:]):
@@ -134,7 +137,7 @@ def _unpack(W, sizes):
 
 
 def train(params, strings, *, h=2, h_prime=1, lr=0.1, momentum=0.0, period=None, phase=None,
-          reset=True, xent=False, epochs=1):
+          reset=True, xent=False, epochs=1, c0=0.0):
     """Online BPTT(h, h') / PA training of one network on ``strings`` in order.
 
     Returns the final parameters ``(W_ih, W_hh, b_h, W_ho, b_o)`` and the summed
@@ -153,13 +156,13 @@ def train(params, strings, *, h=2, h_prime=1, lr=0.1, momentum=0.0, period=None,
     hist = _History(n_in, nh, n_out)
     first = 0
     pos = 0
-    h_prev = np.zeros(nh)
+    h_prev = np.full(nh, c0)
     sse = 0.0
     for string in [s for _ in range(epochs) for s in strings]:
         if reset:
             first = len(hist.inp)
             pos = 0
-            h_prev = np.zeros(nh)
+            h_prev = np.full(nh, c0)
         n_pend = 0
         for i in range(len(string) - 1):
             # ---- forward (layered step s), with the current weights

@@ -13,10 +13,11 @@ SHAPES = [(5, 4), (5, 5), (5,), (4, 5), (4,)]  # n_in=4, n_hidden=5, n_out=4
 
 
 def kernel_train(params, strings, *, h=2, h_prime=1, lr=0.1, momentum=0.0, period=None,
-                 phase=None, reset=True, xent=False, epochs=1):
+                 phase=None, reset=True, xent=False, epochs=1, c0=0.0):
     """Train one network with the fast kernel on ``strings`` in the given order."""
     cfg = TrainConfig(n_hidden=params[1].shape[0], h=h, h_prime=h_prime, learning_rate=lr,
                       momentum=momentum, reset_context=reset, loss="xent" if xent else "sse",
+                      context_init=c0,
                       period=None if period is None else tuple(period),
                       phase=None if phase is None else tuple(phase))
     hist = train_epochs(list(strings), n_epochs=epochs, config=cfg, params=SRNParams(*params),
@@ -59,19 +60,24 @@ def test_bptt_matches_unit_level_reference(h, h_prime):
     assert hist.sq_error[0, 0] == pytest.approx(sse / n_steps, rel=1e-12)
 
 
-@pytest.mark.parametrize("h,h_prime", [(2, 1), (3, 1), (5, 1), (4, 2), (6, 6)])
-def test_pa_rule_matches_reference(h, h_prime):
+@pytest.mark.parametrize("h,h_prime,c0", [(2, 1, 0.0), (3, 1, 0.0), (5, 1, 0.0), (4, 2, 0.0),
+                                          (6, 6, 0.0), (2, 1, 0.5), (4, 2, 0.5)])
+def test_pa_rule_matches_reference(h, h_prime, c0):
     p = ref.random_params(7 + h)
     strings = ref.random_strings(8 + h_prime, 5, lo=4, hi=12)
     period, phase = [1, 1, 3, 3, 4], [0, 0, 0, 2, 1]
     got, _ = kernel_train(p, strings, h=h, h_prime=h_prime, lr=0.3, momentum=0.5,
-                          period=period, phase=phase)
+                          period=period, phase=phase, c0=c0)
     want, _ = ref.train(p, strings, h=h, h_prime=h_prime, lr=0.3, momentum=0.5,
-                        period=period, phase=phase)
-    assert_params_close(got, want, what=f"PA-BPTT({h},{h_prime})")
+                        period=period, phase=phase, c0=c0)
+    assert_params_close(got, want, what=f"PA-BPTT({h},{h_prime}), context_init={c0}")
     # and it is not the plain rule: attention changes the result
-    plain, _ = kernel_train(p, strings, h=h, h_prime=h_prime, lr=0.3, momentum=0.5)
+    plain, _ = kernel_train(p, strings, h=h, h_prime=h_prime, lr=0.3, momentum=0.5, c0=c0)
     assert np.max(np.abs(plain[1] - got[1])) > 1e-3
+    if c0:  # and the initial context matters
+        zero, _ = kernel_train(p, strings, h=h, h_prime=h_prime, lr=0.3, momentum=0.5,
+                               period=period, phase=phase)
+        assert np.max(np.abs(zero[1] - got[1])) > 1e-3
 
 
 @pytest.mark.parametrize("h,xent", [(2, True), (4, True), (3, False)])
@@ -150,32 +156,33 @@ def test_srn_rule_is_bptt_2_1_and_h_is_depth_plus_2():
 # ----------------------------------------------------------------------------- gradients
 
 
-def one_update_gradient(p, string, h, period=None, phase=None):
+def one_update_gradient(p, string, h, period=None, phase=None, c0=0.0):
     """-(change of the weights) after one BPTT(h, n) update at the end of the string (lr=1)."""
     n = len(string) - 1
     new, _ = kernel_train(p, [string], h=h, h_prime=min(n, h), lr=1.0, momentum=0.0,
-                          period=period, phase=phase)
+                          period=period, phase=phase, c0=c0)
     return -(flat(new) - flat(p))
 
 
-@pytest.mark.parametrize("pa", [False, True])
-def test_untruncated_bptt_is_the_exact_gradient(pa):
+@pytest.mark.parametrize("pa,c0", [(False, 0.0), (True, 0.0), (True, 0.5), (False, 0.5)])
+def test_untruncated_bptt_is_the_exact_gradient(pa, c0):
     """One BPTT(h >= L, h' = L - 1) update of a string of L symbols = minus the gradient of
     its loss, computed by central differences of a forward-only loss."""
     period, phase = ([1, 2, 1, 3, 1], [0, 1, 0, 0, 0]) if pa else (None, None)
     p = ref.random_params(21)
     string = ref.random_strings(22, 1, lo=9, hi=9)[0]
     n = len(string) - 1
-    grad = one_update_gradient(p, string, h=n + 1, period=period, phase=phase)
-    f = lambda x: ref.loss(unflat(x), string, period, phase)  # noqa: E731
+    grad = one_update_gradient(p, string, h=n + 1, period=period, phase=phase, c0=c0)
+    f = lambda x: ref.loss(unflat(x), string, period, phase, c0=c0)  # noqa: E731
     err = check_gradient(f, grad, flat(p), rtol=1e-7)
     assert err < 1e-7
     # h = L - 1 leaves out the first hidden step: no longer the exact gradient
-    short = one_update_gradient(p, string, h=n, period=period, phase=phase)
+    short = one_update_gradient(p, string, h=n, period=period, phase=phase, c0=c0)
     with pytest.raises(GradientCheckError):
         check_gradient(f, short, flat(p), rtol=1e-5)
     # bptt_gradient (fixed weights) agrees with the single update
-    cfg = TrainConfig(n_hidden=5, h=n + 1, h_prime=n, period=period, phase=phase)
+    cfg = TrainConfig(n_hidden=5, h=n + 1, h_prime=n, period=period, phase=phase,
+                      context_init=c0)
     g2 = bptt_gradient(SRNParams(*p), [string], config=cfg)
     np.testing.assert_allclose(flat(g2), grad, atol=1e-13)
 

@@ -129,6 +129,14 @@ def test_indicator_position():
     assert mt.indicator_position("BTBTXSETE") == 1
     assert mt.indicator_position("BXXVPBPVVEPE") == 4
     assert mt.indicator_position("BTTXSTE") == 1
+    # the time-varying grammar in the thesis's framing (no inner B): after the X...XV run
+    assert mt.indicator_position("BXXVTTXSTE") == 4
+    assert mt.indicator_position("BVPPVVPE") == 2
+    from tempnets.grammars import thesis_embedded_reber
+    g = thesis_embedded_reber(time_varying=True)
+    for s in g.sample(200, 3):
+        i = mt.indicator_position(s)
+        assert s[i] == s[-2] and set(s[1:i - 1]) <= {"X"} and s[i - 1] == "V", s
     g = gr.time_varying_embedded_reber()
     s = "BXXVPBPVVEPE"
     assert g.is_member(s)

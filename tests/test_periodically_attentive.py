@@ -97,7 +97,9 @@ def test_train_condition_network_k_does_not_depend_on_the_others():
 
 
 def test_conditions_map_to_configs():
-    assert pa.condition_config("SRN") == TrainConfig()
+    # O'Connell's defaults, with every string starting from a context of 0.5 (Figure 4.4)
+    assert pa.condition_config("SRN") == TrainConfig(context_init=0.5)
+    assert pa.condition_config("SRN", context_init=0.0) == TrainConfig()
     assert pa.condition_config("BPTT(4,1)").h == 4
     c = pa.condition_config("PA-BPTT(5,1)")
     assert c.h == 5 and c.period == (1,) * 8 + (7,) * 7 and c.phase == (0,) * 8 + tuple(range(7))

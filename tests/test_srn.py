@@ -60,10 +60,10 @@ def test_forward_matches_reference_with_pa_and_stream():
     p = ref.random_params(5)
     strings = ref.random_strings(6, 7)
     period, phase = [1, 2, 1, 3, 4], [0, 1, 0, 2, 0]
-    for reset in (True, False):
-        ys, hs = ref.forward(p, strings, period, phase, reset=reset)
+    for reset, c0 in ((True, 0.0), (False, 0.0), (True, 0.5), (False, 0.5)):
+        ys, hs = ref.forward(p, strings, period, phase, reset=reset, c0=c0)
         y, offs, h = srn_forward(SRNParams(*p), strings, period=period, phase=phase,
-                                 reset_context=reset, return_hidden=True)
+                                 reset_context=reset, context_init=c0, return_hidden=True)
         np.testing.assert_allclose(y, np.concatenate(ys), rtol=0, atol=1e-14)
         np.testing.assert_allclose(h, np.concatenate(hs), rtol=0, atol=1e-14)
         for i in range(len(strings)):
@@ -72,6 +72,9 @@ def test_forward_matches_reference_with_pa_and_stream():
     y1, _ = srn_forward(SRNParams(*p), strings, reset_context=False)
     y2, _ = srn_forward(SRNParams(*p), strings, reset_context=True)
     assert np.max(np.abs(y1 - y2)) > 1e-3
+    # and so does the initial context
+    y3, _ = srn_forward(SRNParams(*p), strings, context_init=0.5)
+    assert np.max(np.abs(y3 - y2)) > 1e-3
 
 
 def test_forward_stack_equals_each_network():
@@ -97,3 +100,5 @@ def test_as_flat_strings_and_forward_errors():
         srn_forward(p, [np.array([0, 1]), np.array([1, 7, 2])])
     with pytest.raises(TypeError, match="SRNParams"):
         srn_forward(tuple(p), [np.array([0, 1])])
+    with pytest.raises(ValueError, match=r"context_init must be a number in \[0, 1\], got 1.5"):
+        srn_forward(p, [np.array([0, 1])], context_init=1.5)

@@ -108,6 +108,8 @@ def test_params_argument_is_not_modified_and_broadcast():
     (dict(momentum=-0.1), ValueError, r"momentum must be in \[0, 1\)"),
     (dict(init_range=0.0), ValueError, r"init_range \(r\) must be > 0"),
     (dict(loss="mse"), ValueError, "loss must be 'sse' or 'xent'"),
+    (dict(context_init=-0.1), ValueError, r"context_init must be in \[0, 1\]"),
+    (dict(context_init="0.5"), TypeError, "context_init must be a finite real number"),
     (dict(period=(1, 1, 1, 1, 1, 0)), ValueError, "period must be >= 1 .* unit 5 has period 0"),
     (dict(period=(1, 1, 1, 1, 1, 7), phase=(0, 0, 0, 0, 0, 7)), ValueError,
      "unit 5 has phase 7 with period 7"),
