@@ -540,7 +540,7 @@ def thesis_embedded_reber(time_varying: bool = False, p_no_closer: float | None 
 
     ``B``, the indicator ``T`` or ``P`` (0.5 each), the letters of a Reber
     string, the indicator again, ``E``: e.g. ``BPPVVPE`` (Figure 4.4) and
-    ``BPTSXXTVXPXTVVPE`` (Figure 4.5).  ``time_varying=True`` puts ``X*V``
+    ``BPTSXXTVPXVPXTVVPE`` (Figure 4.5).  ``time_varying=True`` puts ``X*V``
     before the indicator (chapter 6, as :func:`time_varying_embedded_reber`);
     ``p_no_closer=0.9`` biases towards long strings (chapter 5, as
     :func:`long_embedded_reber`).  Built from the same arcs

@@ -549,7 +549,7 @@ def hidden_differences(params: SRNParams, pairs, config: TrainConfig, grammar=No
     strings = [s for pair in pairs for s in pair]
     _, off, hid = srn_forward(params.stack(), [g.encode(s) for s in strings], return_hidden=True,
                               **_attention(config))
-    last = off[1:] - 2  # step whose input is the inner E: predicts the final symbol
+    last = off[1:] - 2  # the step whose input is the embedded string's last symbol: it predicts the final symbol
     hl = hid[:, last, :]  # (R, 2n, n_hidden)
     d = np.abs(hl[:, 0::2, :] - hl[:, 1::2, :])
     return {"avg_sum": d.sum(axis=2).mean(axis=1), "avg_max": d.max(axis=2).mean(axis=1)}
@@ -971,9 +971,11 @@ def activation_table(params: SRNParams, string: str, config: TrainConfig, gramma
 def indicator_units(params: SRNParams, strings, config: TrainConfig, grammar=None) -> dict:
     """Which hidden unit carries the indicator to the final prediction (Figures 4.4-4.6)?
 
-    For every unit, the mean context activation at the final prediction (the
-    hidden state after the embedded string's E) over strings beginning with
-    P minus over those beginning with T.
+    For every unit, the mean context activation at the final prediction over
+    strings beginning with P minus over those beginning with T.  The context
+    at the final prediction is the hidden state of the step before it (the
+    thesis's "Unit 1 Context" of Figure 4.6: in Figure 4.5 unit 1 is 0.8 in
+    the context but 0.1 in the hidden layer of the final-prediction step).
 
     Returns
     -------
@@ -985,8 +987,8 @@ def indicator_units(params: SRNParams, strings, config: TrainConfig, grammar=Non
     g = grammar or thesis_embedded_reber()
     _, off, hid = srn_forward(params, [g.encode(s) for s in strings], return_hidden=True,
                               **_attention(config))
-    last = off[1:] - 2
-    ctx = hid[last]
+    last = off[1:] - 2  # the step that predicts the final symbol
+    ctx = hid[last - 1]  # its context: the hidden state one step earlier
     ind = np.array([s[-2] for s in strings])
     diff = ctx[ind == "P"].mean(axis=0) - ctx[ind == "T"].mean(axis=0)
     best = int(np.argmax(np.abs(diff)))

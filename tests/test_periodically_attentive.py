@@ -131,7 +131,7 @@ def test_runners_return_well_formed_results(tiny, runner):
     assert isinstance(r, Result) and isinstance(r.claims, ClaimsTable) and r.claims.claims
     json.dumps(r.data)  # JSON-serialisable
     for c in r.claims.claims:
-        assert c.verdict  # every check evaluates
+        assert isinstance(c.holds, bool)  # every check evaluates to a verdict
 
 
 def test_reuse_runners_accept_and_check_trained(tiny):
@@ -164,8 +164,23 @@ def test_activation_table_and_indicator_units():
     strings = pa.test_strings(g, 40, 0)
     iu = pa.indicator_units(p, strings, cfg)
     assert iu["difference"].shape == (15,) and 0 <= iu["best"] < 15
+    # the context at the final prediction is the hidden state one step before it
+    for i in (0, 7):
+        tr = pa.hidden_trace(p, strings[i], cfg)
+        final_step = len(strings[i]) - 3  # input s[-3] predicts s[-2]
+        assert iu["context"][i] == tr["hidden"][final_step - 1, iu["best"]]
+    d = [pa.hidden_trace(p, s, cfg)["hidden"][len(s) - 4] for s in strings]
+    ind = np.array([s[-2] for s in strings])
+    want = np.mean([x for x, k in zip(d, ind) if k == "P"], axis=0) - \
+        np.mean([x for x, k in zip(d, ind) if k == "T"], axis=0)
+    np.testing.assert_allclose(iu["difference"], want, atol=1e-12)
     fails = pa.failure_cases(p, strings, cfg)
     assert all(f["symbol"] in "TP" for f in fails)
+    missed = ~pa.score(p, strings, g, cfg)["final_ok"][0]
+    assert sorted(f["string"] for f in fails) == sorted(s for s, m in zip(strings, missed) if m)
+    # a PA unit inattentive at the first step holds the initial context
+    tr = pa.hidden_trace(p, "BPPVVPE", pa.condition_config("PA"))
+    assert np.all(tr["hidden"][0, 9:] == 0.5) and tr["hidden"][0, 8] != 0.5
 
 
 def test_framing_runner_reuses_the_bptt_networks(tiny):
