@@ -32,11 +32,14 @@ class Check:
     kind: str
     a: float = math.nan
     b: float = math.nan
+    text: str = ""  # only for kind "recorded": the test as it was described when it ran
 
     def holds(self, ours, paper=None) -> bool:
         """Whether ``ours`` passes this check (``paper`` is the reference for tolerance checks)."""
         if self.kind == "true":
             return bool(ours)
+        if self.kind == "recorded":
+            return bool(self.a)
         if isinstance(ours, bool) or ours is None:
             raise TypeError(f"check '{self.describe()}' needs a number, got {ours!r}")
         x = float(ours)
@@ -63,6 +66,7 @@ class Check:
             "at_most": f"ours ≤ {self.a:g}",
             "between": f"{self.a:g} ≤ ours ≤ {self.b:g}",
             "true": "ours is true",
+            "recorded": self.text,
         }[self.kind]
 
 
@@ -192,6 +196,21 @@ class ClaimsTable:
         claim = Claim(statement, source, paper, ours, check, expected, note)
         self.claims.append(claim)
         return claim
+
+    @classmethod
+    def from_rows(cls, title: str, rows: list) -> "ClaimsTable":
+        """Rebuild a table from :meth:`rows` (e.g. a recorded paper-scale run) for display.
+
+        Each claim keeps the verdict it had when it ran (its check is of kind
+        ``"recorded"``), so :meth:`verify` still says whether every claim came
+        out as the chapter stated at that time.
+        """
+        table = cls(title)
+        for r in rows:
+            table.add(r["statement"], r["source"], r["paper"], r["ours"],
+                      Check("recorded", float(bool(r["holds"])), text=r["test"]),
+                      r["expected"], r.get("note", ""))
+        return table
 
     def rows(self) -> list[dict]:
         """The table as plain records (for JSON output)."""

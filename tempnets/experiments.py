@@ -147,6 +147,24 @@ def write_record(record: dict, path) -> None:
         fh.write("\n")
 
 
+def read_record(path) -> dict:
+    """Read a record written by :func:`write_record` (e.g. a paper-scale run a chapter shows).
+
+    The returned dict is the record with ``"_table"`` added: its claims as a
+    :class:`~tempnets.claims.ClaimsTable` that renders like a live one and keeps
+    each claim's recorded verdict (see :meth:`ClaimsTable.from_rows`).
+    """
+    with open(path, encoding="utf-8") as fh:
+        record = json.load(fh)
+    missing = {"id", "scale", "seed", "wall_time_s", "claims_title", "claims"} - set(record)
+    if missing:
+        raise ValueError(f"{path} is not an experiment record (missing {', '.join(sorted(missing))})")
+    record["_table"] = ClaimsTable.from_rows(
+        f"{record['claims_title']} [recorded run: scale {record['scale']}, seed {record['seed']}, "
+        f"{record['wall_time_s'] / 60:.1f} min]", record["claims"])
+    return record
+
+
 def _jsonable(x):
     import numpy as np
 

@@ -90,3 +90,26 @@ def test_check_must_be_a_check():
 def test_bad_tolerances_are_rejected(make):
     with pytest.raises(ValueError):
         make()
+
+
+def test_a_recorded_table_keeps_its_verdicts_and_still_verifies(tmp_path):
+    from tempnets import experiments
+
+    live = table_with(20.0, expected=False)  # PA final does not hold, and says so
+    live.add("SRN embed %", "Figure 4.2", 98.6, 90.0, claims.within(5.0))  # FAILS
+    rebuilt = ClaimsTable.from_rows("Figure 4.2", live.rows())
+    assert [c.verdict for c in rebuilt.claims] == [c.verdict for c in live.claims]
+    assert [c.check.describe() for c in rebuilt.claims] == [c.check.describe() for c in live.claims]
+    assert str(rebuilt).splitlines()[1:] == str(live).splitlines()[1:]
+    with pytest.raises(ClaimFailed, match="SRN embed %"):
+        rebuilt.verify()
+    # the same through a written record
+    record = {"id": "x", "scale": "paper", "seed": 0, "wall_time_s": 540.0,
+              "claims_title": "Figure 4.2", "claims": live.rows()[:2]}
+    experiments.write_record(record, tmp_path / "x.json")
+    back = experiments.read_record(tmp_path / "x.json")
+    assert "recorded run: scale paper, seed 0, 9.0 min" in back["_table"].title
+    assert back["_table"].verify().claims[1].verdict == "does not hold (reported)"
+    (tmp_path / "bad.json").write_text('{"id": "x"}')
+    with pytest.raises(ValueError, match="not an experiment record"):
+        experiments.read_record(tmp_path / "bad.json")

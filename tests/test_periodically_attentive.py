@@ -189,3 +189,24 @@ def test_framing_runner_reuses_the_bptt_networks(tiny):
     json.dumps(r.data)
     assert set(r.data["final"]) == {"thesis", "inner-BE"}
     assert r.data["final"]["thesis"] == r81.data["summary"]["BPTT(5,1)"]["final"][:2]
+
+
+def test_claims_can_be_rederived_from_a_recorded_run_without_training(tiny):
+    r42 = pa.run_fig4_2(scale="book", seed=1, progress=False)
+    again = pa.run_fig4_2(scale="book", seed=1, progress=False, trained=json.loads(json.dumps(r42.data)))
+    assert json.dumps(again.claims.rows()) == json.dumps(r42.claims.rows())  # NaN-safe
+    assert again.data["indicator"] == r42.data["indicator"]
+    with pytest.raises(ValueError, match="trained= must be the Result of pa-6.2"):
+        pa.run_fig6_2(scale="book", seed=1, progress=False, trained=r42)
+
+
+def test_figure_8_4_compares_with_its_own_bptt_baseline(tiny):
+    r81 = pa.run_fig8_1(scale="book", seed=0, progress=False)
+    r84 = pa.run_fig8_4(scale="book", seed=0, progress=False, baseline=r81)
+    rows = {r["statement"][:40]: r for r in r84.claims.rows()}
+    helps = next(r for k, r in rows.items() if k.startswith("PA units help when the history"))
+    f3 = np.mean(r84.data["summary"]["PA-BPTT(3,1)"]["final"])
+    b3 = np.mean(r81.data["summary"]["BPTT(3,1)"]["final"])
+    assert helps["ours"] == round(float(f3 - b3), 1)
+    with pytest.raises(ValueError, match="trained= must be the Result of pa-8.1"):
+        pa.run_fig8_4(scale="book", seed=0, progress=False, baseline=r84)
