@@ -165,6 +165,23 @@ def read_record(path) -> dict:
     return record
 
 
+def rederive(path, **kwargs) -> tuple[Result, dict]:
+    """Re-derive a recorded run's claims with the current code, without training again.
+
+    Reads the record at ``path`` (:func:`read_record`) and calls its experiment's
+    runner with the record's scale and seed and ``trained=`` its data, so the
+    claims are computed afresh from the recorded networks and scores (and
+    :meth:`~tempnets.claims.ClaimsTable.verify` checks them against what the
+    chapter states today).  ``kwargs`` go to the runner.  Returns
+    ``(result, record)``.
+    """
+    record = read_record(path)
+    runner = get(record["id"]).runner()
+    result = runner(scale=record["scale"], seed=record["seed"], jobs=1, progress=False,
+                    trained=record["data"], **kwargs)
+    return result, record
+
+
 def _jsonable(x):
     import numpy as np
 

@@ -210,3 +210,13 @@ def test_figure_8_4_compares_with_its_own_bptt_baseline(tiny):
     assert helps["ours"] == round(float(f3 - b3), 1)
     with pytest.raises(ValueError, match="trained= must be the Result of pa-8.1"):
         pa.run_fig8_4(scale="book", seed=0, progress=False, baseline=r84)
+
+
+def test_a_recorded_run_is_rederived_with_the_current_claims(tiny, tmp_path):
+    from tempnets import experiments
+
+    rec = experiments.reproduce("pa-4.2", scale="book", seed=3, progress=False)
+    experiments.write_record(rec, tmp_path / "pa-4.2.json")
+    again, record = experiments.rederive(tmp_path / "pa-4.2.json")
+    assert record["seed"] == 3 and record["scale"] == "book"
+    assert json.dumps(again.claims.rows()) == json.dumps(rec["claims"])
