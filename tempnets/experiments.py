@@ -114,6 +114,19 @@ def _versions() -> dict:
     return out
 
 
+def _commit() -> str | None:
+    """The git commit of the source tree tempnets runs from, if it is a checkout."""
+    import subprocess
+    from pathlib import Path
+
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                             text=True, timeout=10, cwd=Path(__file__).resolve().parent)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
 def reproduce(experiment_id: str, scale: str | None = None, seed: int = 0, jobs: int = 1,
               progress: bool | None = None) -> dict:
     """Run one experiment and return a JSON-ready record of it.
@@ -134,7 +147,7 @@ def reproduce(experiment_id: str, scale: str | None = None, seed: int = 0, jobs:
     return {
         "id": experiment.id, "description": experiment.description, "scale": scale,
         "seed": seed, "jobs": jobs, "wall_time_s": round(wall, 3), "versions": _versions(),
-        "argv": sys.argv, "claims_title": result.claims.title, "claims": result.claims.rows(),
+        "commit": _commit(), "argv": sys.argv, "claims_title": result.claims.title, "claims": result.claims.rows(),
         "data": result.data, "_table": result.claims,
     }
 

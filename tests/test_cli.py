@@ -49,6 +49,7 @@ def test_reproduce_prints_the_table_and_writes_the_record(tmp_path, capsys):
     record = json.loads(out.read_text())
     assert record["seed"] == 3 and record["scale"] == "book" and record["wall_time_s"] >= 0
     assert record["versions"]["numpy"] and record["claims"][0]["holds"] is True
+    assert "commit" in record  # the source tree's commit (None outside a git checkout)
 
 
 def test_reproduce_exits_1_when_a_claim_is_not_as_stated(monkeypatch, tmp_path, capsys):
