@@ -3,7 +3,7 @@
 Servan-Schreiber, Cleeremans & McClelland (1991), Figures 5–7, 13, 14: the
 network's state (output, hidden, context, input) after one letter of a
 string.  :func:`state_figure` draws that state for step ``t`` of a string,
-with the grammar's legal successors marked on the output row; the built
+with the grammar's legal successors named in its title; the built
 book shows it as is.  :func:`explorer` wraps it in widgets (type or sample a
 string, move a slider) for Binder and Jupyter.
 """
@@ -25,7 +25,8 @@ def string_states(params, grammar, string: str) -> dict:
         ``input``, ``context``, ``hidden``, ``output``: arrays of shape
         ``(T, units)`` with ``T = len(string)`` (every symbol is presented,
         the last one included, so a prefix can be explored); ``legal``: the
-        grammar's successors after each prefix (empty set if ungrammatical).
+        grammar's successors after each prefix (an empty set once the string
+        is complete, ``None`` if the prefix is ungrammatical).
     """
     grammar.validate(string)
     if len(string) < 1:
@@ -37,8 +38,8 @@ def string_states(params, grammar, string: str) -> dict:
     for t in range(len(string)):
         try:
             legal.append(grammar.successors(string[:t + 1]))
-        except ValueError:
-            legal.append(frozenset())
+        except ValueError:  # not a prefix of any string of the grammar
+            legal.append(None)
     return {"input": np.eye(len(grammar.alphabet))[enc[:-1]], "context": ctx, "hidden": h,
             "output": y, "legal": legal}
 
@@ -47,8 +48,10 @@ def state_figure(params, grammar, string: str, t: int | None = None, ax=None, th
     """The network's state after symbol ``t`` of ``string`` (default: the last), as in Figures 5–7.
 
     The title shows the string with the current letter capitalised, the
-    grammar's legal successors and the letters the network predicts (output
-    above ``threshold``).
+    grammar's legal successors ("none (string complete)" after the E of a
+    complete string, "none (ungrammatical)" after a prefix no string of the
+    grammar has) and the letters the network predicts (output above
+    ``threshold``).
 
     Returns
     -------
@@ -60,7 +63,10 @@ def state_figure(params, grammar, string: str, t: int | None = None, ax=None, th
         raise ValueError(f"t must be in 0..{len(string) - 1} for {string!r}, got {t}")
     shown = string[:t].lower() + string[t].upper() + string[t + 1:].lower()
     predicted = "".join(c for c, a in zip(grammar.alphabet, st["output"][t]) if a > threshold)
-    legal = "".join(c for c in grammar.alphabet if c in st["legal"][t]) or "none (ungrammatical)"
+    if st["legal"][t] is None:
+        legal = "none (ungrammatical)"
+    else:
+        legal = "".join(c for c in grammar.alphabet if c in st["legal"][t]) or "none (string complete)"
     ax = plots.network_state({"Output": st["output"][t], "Hidden": st["hidden"][t],
                               "Context": st["context"][t], "Input": st["input"][t]}, ax=ax,
                              unit_labels={"Output": grammar.alphabet, "Input": grammar.alphabet},

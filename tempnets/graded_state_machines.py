@@ -23,9 +23,9 @@ runner                      paper
 The learning rule is the paper's (note 1): the SRN rule (BPTT(2, 1)), one
 update per letter, weights uniform in [-0.5, 0.5], learning rate 0.01 and
 momentum 0.9 (:data:`RULE`; note 1 gives 0.01–0.02 and 0.5–0.9 without saying
-which run used which; with momentum 0.5 none of 10 three-unit networks
-learned the grammar in 60,000 strings, so we use the top of the range
-everywhere).
+which run used which; we use the top of the momentum range everywhere, since
+three-unit networks learn the grammar in 60,000 strings more rarely with less
+momentum: the chapter's exercise measures it).
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ def random_sequences(n: int, rng=None, letters: str = "TSPXVE", alphabet: str = 
         Sequences as symbol indices into ``alphabet`` (see
         :func:`tempnets.srn.as_flat_strings`), each ``B ... E``.
     """
-    if not isinstance(n, (int, np.integer)) or n < 0:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
         raise ValueError(f"n must be a non-negative integer, got {n!r}")
     if end not in letters or any(c not in alphabet for c in letters):
         raise ValueError(f"letters {letters!r} must contain {end!r} and be in {alphabet!r}")
@@ -242,6 +242,39 @@ def node_separability(hidden, nodes, a: str = "#1", b: str = "#3") -> float:
     return float(np.mean(pred == nodes[sel]))
 
 
+# ------------------------------------------------------------- string lengths
+def length_statistics(grammar, max_letters: int = 400) -> tuple:
+    """Exact mean and sd of the number of letters of a random string of ``grammar``.
+
+    From :meth:`~tempnets.grammars.FiniteStateGrammar.length_distribution`
+    (renormalised over ``0..max_letters``; the tail beyond is negligible for
+    the grammars here).  §2.4 reports mean 7, sd 3.3 for the Reber grammar's
+    training strings; §5.2 mean 6.5 (sd 2.1) and 5.8 (sd 1.3) for the
+    embedded sub-grammars.
+    """
+    dist = grammar.length_distribution(max_letters)
+    k = np.arange(dist.size)
+    mean = float(np.sum(k * dist) / dist.sum())
+    return mean, float(np.sqrt(np.sum((k - mean) ** 2 * dist) / dist.sum()))
+
+
+def literal_asymmetrical_subgrammar():
+    """The asymmetrical sub-grammar read literally: "the second X arc" and "the second P arc" get 0.8.
+
+    Top copy #3→X 0.8 (#3→S 0.2), bottom copy #4→P 0.8 (#4→V 0.2).  Not the
+    version we train (:func:`tempnets.grammars.embedded_subgrammar` gives the
+    0.8 to the exit arcs instead); kept to show why: its mean length is far
+    from the stated 5.8 (:func:`length_statistics`).
+    """
+    from .grammars import FiniteStateGrammar
+
+    sym = embedded_subgrammar(True)
+    probs = {("T#3", "X"): 0.8, ("T#3", "S"): 0.2, ("P#4", "P"): 0.8, ("P#4", "V"): 0.2}
+    arcs = tuple(a._replace(prob=probs.get((a.source, a.symbol), a.prob)) for a in sym.arcs)
+    return FiniteStateGrammar("embedded sub-grammar (asymmetrical, literal reading)", sym.alphabet,
+                              arcs, sym.start)
+
+
 # ------------------------------------------------------------------ experiment 0
 def run_reber_count(scale="book", seed=0, jobs=1, progress=None) -> Result:
     """§3.1: the Reber grammar generates exactly 43 strings of 3 to 8 letters.
@@ -257,6 +290,10 @@ def run_reber_count(scale="book", seed=0, jobs=1, progress=None) -> Result:
 
 
 # ------------------------------------------------------------------ experiment 1
+EXPECT_NODE_CLUSTERS = False
+"""Whether the 6-cluster cut of the 3-unit network's states groups them by node (set from the run)."""
+
+
 def run_reber_3hu(scale="book", seed=0, jobs=1, progress=None) -> Result:
     """§2.4–2.5 (Figures 5–8, 11): three hidden units, 60,000 random Reber strings.
 
@@ -319,33 +356,36 @@ def run_reber_3hu(scale="book", seed=0, jobs=1, progress=None) -> Result:
         acc_r = accept_flat(p3, flat, off)
         long_ok = predicts_exactly_legal(p3, g, LONG_STRING)
         pur3, hid3 = purity(p3)
+        clusters3 = analysis.cluster_composition(analysis.cluster_hidden_states(hid3), nodes, 6)
+        # post hoc (chosen after the 6-cluster claim failed; not a claim): an 8-cluster cut
         pur3_fine = analysis.cluster_purity(analysis.cluster_hidden_states(hid3), nodes, 8)
         k15 = int(np.argmax(crit15))
         pur15, _ = purity(h15.params.network(k15))
     p_exact = random_grammatical_probability(g)
-    table.add("accepts 20,000 random grammatical strings (threshold 0.3)", "§2.5", 100.0,
-              100 * float(acc.mean()), claims.at_least(99.9), note=f"network {best}; %")
+    n_gram, n_other = int(gram.sum()), int((~gram).sum())
+    table.add("accepts all of 20,000 random grammatical strings (threshold 0.3)", "§2.5", 100.0,
+              100 * float(acc.mean()), claims.at_least(100.0),
+              note=f"network {best}; %; {int((~acc).sum())} of {len(acc):,} rejected")
     table.add("% of 130,000 random sequences that are grammatical", "§2.5", 0.2,
               100 * float(gram.mean()), claims.within(0.05),
-              note=f"exact expectation {100 * p_exact:.3f}%; {int(gram.sum())} sequences")
-    table.add("accepts the grammatical random sequences", "§2.5", 100.0,
-              100 * float(acc_r[gram].mean()), claims.at_least(99.0), note="%")
-    table.add("rejects the non-grammatical random sequences", "§2.5", 100.0,
-              100 * float(1 - acc_r[~gram].mean()), claims.at_least(99.9), note="%")
+              note=f"exact expectation {100 * p_exact:.3f}%; {n_gram} sequences")
+    table.add("accepts all the grammatical random sequences", "§2.5", 100.0,
+              100 * float(acc_r[gram].mean()), claims.at_least(100.0),
+              note=f"%; {int((~acc_r[gram]).sum())} of {n_gram} rejected")
+    table.add("rejects all the non-grammatical random sequences", "§2.5", 100.0,
+              100 * float(1 - acc_r[~gram].mean()), claims.at_least(100.0),
+              note=f"%; {int(acc_r[~gram].sum())} of {n_other:,} accepted")
     table.add("predicts both legal successors and no others at every step of a very long string",
               "§2.5", "yes", bool(long_ok.all()), claims.is_true(),
               note=f"{len(LONG_STRING) - 2} letters; {int(long_ok.sum())}/{len(long_ok)} steps")
-    table.add("3-unit hidden states cluster by grammar node (purity of a 6-cluster cut)",
-              "Figure 8A", "by node", pur3, claims.at_least(0.95), expected=False,
-              note="200 strings")
-    table.add("... by node, then path: every cluster of an 8-cluster cut holds one node "
-              "(purity; added after the 6-cluster test, see the chapter)", "Figure 8A, 8B",
-              "node, then path", pur3_fine, claims.at_least(0.95))
+    table.add("3-unit hidden states cluster by grammar node (purity of a cut into the 6 nodes)",
+              "Figure 8A", "by node", pur3, claims.at_least(0.95), expected=EXPECT_NODE_CLUSTERS,
+              note="200 strings; average linkage")
     table.add("15 hidden units: representations follow the nodes less closely than with 3",
               "§2.5, Figure 11", "nodes 4, 5 only", pur15 < pur3, claims.is_true(),
               note=f"purity {pur15:.3f} vs {pur3:.3f}")
-    share = float(np.mean([c >= 0.999 for c in crit15]))
-    table.add("15-unit networks reach criterion after 20,000 strings (accept ≥ 99.9% of 20,000)",
+    share = float(np.mean([c == 1.0 for c in crit15]))
+    table.add("15-unit networks reach criterion after 20,000 strings (accept all of 20,000)",
               "§2.5", "1 network shown", 100 * share, claims.at_least(50.0),
               note=f"% of {r15} networks; acceptance {', '.join(f'{100 * c:.1f}' for c in crit15)}")
     data.update({"params_3": params_to_lists(p3), "params_15": params_to_lists(h15.params.network(k15)),
@@ -356,7 +396,7 @@ def run_reber_3hu(scale="book", seed=0, jobs=1, progress=None) -> Result:
                  "random_accepted_ungrammatical": int(acc_r[~gram].sum()),
                  "long_string": LONG_STRING, "long_ok_steps": int(long_ok.sum()),
                  "purity_3": pur3, "purity_15": pur15,
-                 "purity_3_fine": pur3_fine, "failed": failed})
+                 "purity_3_fine": pur3_fine, "clusters_3": clusters3, "failed": failed})
     return Result(table, data)
 
 
@@ -424,14 +464,52 @@ def optimal_tss(grammar, strings) -> float:
     return total
 
 
+def figure15_purity(params: SRNParams, grammar, strings) -> dict:
+    """Figure 15: do the hidden patterns group by the prediction or by the current letter?
+
+    Clusters the hidden pattern of every presented symbol of ``strings``
+    (Euclidean distance, average linkage).  For each labelling -- the
+    prediction (the legal-successor set,
+    :func:`tempnets.analysis.successor_labels`) and the current letter
+    (:func:`tempnets.analysis.current_letter_labels`) -- the tree is cut into
+    as many clusters as the labelling has values (5 predictions and 6
+    letters on the Reber grammar) and scored by purity above chance:
+    ``(purity - chance) / (1 - chance)``, where chance is the share of the
+    most common label (what a cut unrelated to the labels scores).  1: the
+    top of the tree is organised by that labelling; 0: not at all.
+
+    Returns
+    -------
+    dict
+        ``{"prediction": {...}, "letter": {...}}``, each with ``n_clusters``,
+        ``purity``, ``chance`` and ``adjusted``.
+    """
+    hid = np.concatenate(outputs(params, grammar, strings, return_hidden=True)[1])
+    z = analysis.cluster_hidden_states(hid)
+    out = {}
+    for name, lab in (("prediction", analysis.successor_labels(grammar, strings)),
+                      ("letter", analysis.current_letter_labels(strings))):
+        k = len(set(lab))
+        purity = analysis.cluster_purity(z, lab, k)
+        chance = max(lab.count(v) for v in set(lab)) / len(lab)
+        out[name] = {"n_clusters": k, "purity": purity, "chance": chance,
+                     "adjusted": (purity - chance) / (1 - chance)}
+    return out
+
+
+TSS_AT_MOST = 55.0
+"""Our test of "tss was 50" (§3.3): at most 10% above it (no predictor can go below :func:`optimal_tss`)."""
+
+
 def run_21_strings(scale="book", seed=0, jobs=1, progress=None) -> Result:
     """§3 (Figures 12–15): 15 hidden units, the 21 training strings, 2000 epochs.
 
     The paper's own sizes at both scales (2000 epochs cost about one second
     per network); ``R`` networks (``book`` 5, ``paper`` 20, the paper shows
     one) give the spread.  Claims: tss plateaus near 50; the
-    length-constraint predictions of Figures 13–14; generalisation to the 22
-    unseen strings (§3.3), scored by
+    length-constraint predictions of Figures 13–14; Figure 15's grouping by
+    prediction rather than letter (:func:`figure15_purity`); generalisation
+    to the 22 unseen strings (§3.3), scored by
     :func:`tempnets.metrics.generalisation_counts` over every step.
     """
     g = reber()
@@ -448,6 +526,7 @@ def run_21_strings(scale="book", seed=0, jobs=1, progress=None) -> Result:
         n_patterns = sum(len(s) - 1 for s in train)
         curve = (hist.sq_error * n_patterns).tolist()  # online tss per epoch, per 50-epoch chunk
         figs = [length_constraint_predictions(p, g) for p in nets]
+        fig15 = [figure15_purity(p, g, train) for p in nets]
         gen = [metrics.generalisation_counts(outputs(p, g, unseen), unseen, g, language=language)
                for p in nets]
     floor = optimal_tss(g, train)
@@ -458,39 +537,56 @@ def run_21_strings(scale="book", seed=0, jobs=1, progress=None) -> Result:
     i1500 = int(np.searchsorted(hist.strings_seen, 1500 * 21))
     late = np.array(curve)[:, i1500:]
     drift = float(np.max(np.abs(late[:, -1] - late[:, 0]) / late[:, -1]))
-    table.add("tss after 2000 epochs (mean of networks)", "§3.2", 50, float(np.mean(tss_end)),
-              claims.relative(0.3),
+    table.add(f"tss after 2000 epochs is at most {TSS_AT_MOST:g} (paper: 50; mean of networks)", "§3.3",
+              50, float(np.mean(tss_end)), claims.at_most(TSS_AT_MOST),
               note=f"{R} networks, range {min(tss_end):.1f}–{max(tss_end):.1f}; {n_patterns} "
-                   f"patterns (paper: 130); lowest possible tss {floor:.1f}")
+                   f"patterns (paper: 130); no predictor can go below {floor:.1f}")
     table.add("tss has reached a plateau (largest change over epochs 1500–2000, fraction)",
-              "§3.2", "plateau", drift, claims.at_most(0.1))
+              "§3.3", "plateau", drift, claims.at_most(0.1))
     for j, (prefix, allowed, excluded, fig) in enumerate(FIGURE13_14):
         share = 100 * float(np.mean([f[j]["ok"] for f in figs]))
         what = (f"after {prefix[1:].lower()}: predicts {' and '.join(allowed)}"
                 + (f", not {excluded} (length constraint)" if excluded else ""))
         table.add(what, f"Figure {fig}", "yes", share, claims.at_least(50.0),
                   note=f"% of {R} networks")
+    gap = [f["prediction"]["adjusted"] - f["letter"]["adjusted"] for f in fig15]
+    table.add("patterns group by prediction before letter: purity above chance of the top cut by "
+              "legal successors minus by current letter (mean)", "Figure 15",
+              "prediction, then letter", float(np.mean(gap)), claims.at_least(0.05),
+              expected=EXPECT_FIGURE15,
+              note=f"{R} networks; by prediction (5 clusters) "
+                   + ", ".join(f"{f['prediction']['adjusted']:.2f}" for f in fig15)
+                   + "; by letter (6 clusters) " + ", ".join(f"{f['letter']['adjusted']:.2f}" for f in fig15))
     table.add("incorrect predictions on the 22 unseen strings (%)", "§3.3", round(100 * 10 / 165, 1),
               float(np.mean(inc)), claims.at_most(2 * 100 * 10 / 165), expected=False,
               note=f"mean of {R}; paper 10 of 165, ours of {n_pred} steps; at most twice the paper's rate")
     table.add("missed predictions on the 22 unseen strings (%)", "§3.3", round(100 * 10 / 165, 1),
-              float(np.mean(mis)), claims.at_most(2 * 100 * 10 / 165), expected=False,
-              note=f"mean of {R}; missed = a legal successor ≤ 0.3")
+              float(np.mean(mis)), claims.at_most(2 * 100 * 10 / 165), expected=EXPECT_MISSED,
+              note=f"mean of {R}, % of {n_pred} steps; missed = at one of the {gen[0].n_two_way} "
+                   "steps with two legal successors, one ≤ 0.3")
     data = {"n_networks": R, "tss_end": tss_end, "tss_floor": floor, "n_patterns": n_patterns,
             "epochs": (hist.strings_seen / 21).tolist(), "tss_curve": curve,
-            "figures13_14": figs, "incorrect_pct": inc, "missed_pct": mis,
+            "figures13_14": figs, "figure15": fig15, "incorrect_pct": inc, "missed_pct": mis,
             "n_incorrect": [c.n_incorrect for c in gen], "n_missed": [c.n_missed for c in gen],
-            "n_predictions": n_pred, "params": params_to_lists(nets[0])}
+            "n_predictions": n_pred, "n_two_way": gen[0].n_two_way, "params": params_to_lists(nets[0])}
     return Result(table, data)
+
+
+EXPECT_FIGURE15 = False
+"""Whether Figure 15's grouping by prediction before letter holds at book scale (set from the run)."""
+
+EXPECT_MISSED = False
+"""Whether our missed-prediction rate is within twice the paper's at book scale (set from the run)."""
 
 
 # ------------------------------------------------------------------ experiment 3
 def acp_pattern_design(corpus, strings, grammar, orders=range(7)):
     """Predictors for :func:`acp_pattern_r_squared`: ``P_n(letter | last n symbols)`` per pattern.
 
-    One row per (pattern, letter that can follow the pattern's node): the
-    11 (node, letter) pairs of note 6, at every presented symbol of
-    ``strings``; probabilities from ``corpus``
+    An alternative to note 6's averaging (:mod:`tempnets.analysis`), not the
+    paper's method: one row per (pattern, letter that can follow the
+    pattern's node), i.e. the 11 (node, letter) pairs of note 6 at every
+    presented symbol of ``strings``; probabilities from ``corpus``
     (:func:`tempnets.analysis.conditional_probabilities`).
 
     Returns
@@ -515,13 +611,10 @@ def acp_pattern_design(corpus, strings, grammar, orders=range(7)):
 def acp_pattern_r_squared(rows, x, activations) -> np.ndarray:
     """r² of each order's conditional probabilities against the network's outputs, pattern by pattern.
 
-    Our reading of Figure 17's regression (see the chapter): the predictor
+    The alternative reading of Figure 17 (see the chapter): the predictor
     is ``P_n(letter | last n symbols)`` for every pattern and legal letter
     (:func:`acp_pattern_design`), the dependent variable the network's
-    activation of that letter at that pattern.  (Averaged per node first,
-    as :func:`tempnets.analysis.acp_r_squared` does, the ACPs of orders
-    2–6 coincide on the 43 strings, because two letters already determine
-    the node; so that reading cannot show the succession of orders.)
+    activation of that letter at that pattern; no averaging over paths.
     """
     a = np.asarray(activations, dtype=float)
     y = np.array([a[i, j] for i, j in rows])
@@ -532,19 +625,41 @@ def acp_pattern_r_squared(rows, x, activations) -> np.ndarray:
     return out
 
 
+def _learning_phase_claims(table, tests, best, rho, method: str) -> None:
+    """The four claims of Figure 17 about the best-explaining order at each test."""
+    tests, best = list(tests), np.asarray(best)
+    i50, i100 = tests.index(50), tests.index(100)
+    table.add(f"before training, order 0 explains the outputs best [{method}]", "Figure 17", 0,
+              int(best[0]), claims.within(0), expected=EXPECT_ACP[method][0])
+    table.add(f"at epochs 50 and 100, order 1 explains best [{method}]", "Figure 17", "1, 1",
+              bool(best[i50] == 1 and best[i100] == 1), claims.is_true(),
+              expected=EXPECT_ACP[method][1], note=f"ours: orders {best[i50]}, {best[i100]}")
+    table.add(f"at the last test (epoch {tests[-1]}) a high order (≥ 4) explains best [{method}]",
+              "Figure 17", "5, then 6", int(best[-1]), claims.at_least(4), expected=EXPECT_ACP[method][2])
+    table.add(f"the best order rises over training (Spearman ρ of best order vs epoch) [{method}]",
+              "Figure 17", "rises", rho, claims.at_least(0.7), expected=EXPECT_ACP[method][3],
+              note=f"best order at each test: {best.tolist()}")
+
+
+EXPECT_ACP = {"note 6": (False, False, True, False), "pattern by pattern": (True, False, True, True)}
+"""Whether each of the four Figure 17 claims holds at book scale, per method (set from the run)."""
+
+
 def run_acp(scale="book", seed=0, jobs=1, progress=None) -> Result:
     """§4 (Figure 17, note 6): learning phases measured by average conditional probabilities.
 
     15 hidden units trained on all 43 strings of 3–8 letters for 1000 epochs,
-    tested before training and every 50 epochs (21 tests); at each test the
-    r² of the conditional probabilities of orders 0–6 (estimated from the 43
-    strings, which *are* the training statistics) against the network's
-    outputs (:func:`acp_pattern_r_squared`; the node-averaged r² of
-    :func:`tempnets.analysis.acp_r_squared` is kept in the data for
-    comparison).  The paper's sizes at both scales; ``R`` networks (``book``
-    4, ``paper`` 20), r² averaged.  Training runs in 50-epoch calls, each
-    starting with zero momentum (a small departure, see the chapter's
-    fidelity note).
+    tested before training and every 50 epochs (21 tests).  At each test, the
+    r² of the ACPs of orders 0–6 (note 6, read literally:
+    :func:`tempnets.analysis.average_conditional_probabilities`, estimated
+    from the 43 strings, which *are* the training statistics) against the
+    network's responses averaged the same way over paths of length 6
+    (:func:`tempnets.analysis.acp_r_squared`).  The alternative
+    pattern-by-pattern regression (:func:`acp_pattern_r_squared`) is
+    reported beside it, labelled.  The paper's sizes at both scales; ``R``
+    networks (``book`` 4, ``paper`` 20), r² averaged over them.  Training
+    runs in 50-epoch calls, each starting with zero momentum (a small
+    departure, see the chapter's fidelity note).
     """
     from scipy.stats import spearmanr
 
@@ -558,12 +673,12 @@ def run_acp(scale="book", seed=0, jobs=1, progress=None) -> Result:
     rows, x = acp_pattern_design(strings, strings, g, range(7))
     gen = as_generator(_sub(seed, 3, 1))
     params = init_params(7, 15, 7, r=0.5, rng=_sub(seed, 3, 2), n_networks=R)
-    tests, r2, r2_node = [0], [], []
+    tests, r2_note6, r2_pattern = [0], [], []
 
     def measure(p):
         y, _ = srn_forward(p, enc)
-        r2.append([acp_pattern_r_squared(rows, x, y[k]) for k in range(R)])
-        r2_node.append([analysis.acp_r_squared(acp, y[k], strings, g) for k in range(R)])
+        r2_note6.append([analysis.acp_r_squared(acp, y[k], strings, g) for k in range(R)])
+        r2_pattern.append([acp_pattern_r_squared(rows, x, y[k]) for k in range(R)])
 
     with _threads(jobs):
         measure(params)
@@ -573,31 +688,25 @@ def run_acp(scale="book", seed=0, jobs=1, progress=None) -> Result:
             params = hist.params
             tests.append(epoch)
             measure(params)
-    r2 = np.array(r2)  # (tests, R, orders)
-    mean = r2.mean(axis=1)
-    best = mean.argmax(axis=1)
-    rho = float(spearmanr(tests, best).statistic)
     table = claims.ClaimsTable("Learning phases: conditional probabilities of increasing order (§4, Figure 17)")
-    table.add("before training, order 0 explains the outputs best", "Figure 17", 0, int(best[0]),
-              claims.within(0))
-    table.add("at epochs 50 and 100, order 1 explains best", "Figure 17", 1, int(best[1:3].max()),
-              claims.within(0), expected=False, note=f"ours: orders {best[1:3].tolist()}")
-    table.add("late in training (epoch 1000) a high order (≥ 4) explains best", "Figure 17",
-              "5, then 6", int(best[-1]), claims.at_least(4))
-    table.add("the best order rises over training (Spearman ρ of best order vs epoch)",
-              "Figure 17", "rises", rho, claims.at_least(0.7),
-              note=f"best order at each test: {best.tolist()}")
-    data = {"tests": tests, "orders": list(range(7)), "r2_mean": mean.tolist(),
-            "r2_networks": r2.tolist(), "best_order": best.tolist(), "n_networks": R,
-            "r2_node_averaged_mean": np.array(r2_node).mean(axis=1).tolist(),
-            "params": params_to_lists(params.network(0))}
+    data = {"tests": tests, "orders": list(range(7)), "n_networks": R, "acp_keys": acp.keys,
+            "acp_values": acp.values.tolist(), "params": params_to_lists(params.network(0))}
+    for method, r2 in (("note 6", r2_note6), ("pattern by pattern", r2_pattern)):
+        r2 = np.array(r2)  # (tests, R, orders)
+        mean = r2.mean(axis=1)
+        best = mean.argmax(axis=1)
+        rho = float(spearmanr(tests, best).statistic) if np.ptp(best) > 0 else 0.0
+        _learning_phase_claims(table, tests, best, rho, method)
+        key = "note6" if method == "note 6" else "pattern"
+        data.update({f"r2_{key}_mean": mean.tolist(), f"r2_{key}_networks": r2.tolist(),
+                     f"best_order_{key}": best.tolist()})
     return Result(table, data)
 
 
 # ------------------------------------------------------------------ experiment 4
 def problem3_strings(n_s: int) -> list:
     """Problem [3] of §5.1 with ``n_s`` intermediate S's: ``["BP" + "S"*n + "PE", "BT" + "S"*n + "TE"]``."""
-    if not isinstance(n_s, (int, np.integer)) or n_s < 1:
+    if isinstance(n_s, bool) or not isinstance(n_s, (int, np.integer)) or n_s < 1:
         raise ValueError(f"n_s must be a positive integer, got {n_s!r}")
     return [f"B{a}{'S' * int(n_s)}{a}E" for a in "PT"]
 
@@ -671,8 +780,40 @@ def train_problem3(n_hidden: int, n_s: int, n_networks: int, max_epochs: int, se
             "max_epochs": max_epochs}
 
 
+def growth_evidence(medians) -> dict:
+    """Do epochs to criterion grow with the number of S's?  Pairwise evidence from censored medians.
+
+    ``medians`` is a sequence of medians over increasing numbers of S's
+    (``inf``: more than half of the runs censored at the cap).  Each
+    consecutive pair is *increasing* (finite then larger finite, or finite
+    then censored), *decreasing* (the second smaller, or censored then
+    finite) or *untestable* (both censored: "more than the cap" twice says
+    nothing about their order).
+    """
+    m = [float(v) for v in medians]
+    if any(math.isnan(v) for v in m):
+        raise ValueError(f"medians must be numbers or inf, got {medians!r}")
+    out = {"increasing": 0, "decreasing": 0, "untestable": 0}
+    for a, b in zip(m[:-1], m[1:]):
+        if math.isinf(a) and math.isinf(b):
+            out["untestable"] += 1
+        elif a < b:
+            out["increasing"] += 1
+        else:
+            out["decreasing"] += 1
+    return out
+
+
+EXPECT_PROBLEM3_GROWTH = False
+"""Whether every pair of the sweep shows epochs growing with the S's (set from the run)."""
+
 EXPECT_PROBLEM3_SIZE_EFFECT = True
-"""Whether the chapter reports that bigger networks solve problem [3] more often (set from the run)."""
+"""Whether the largest network solves the largest problem clearly more often (set from the run)."""
+
+SIZE_EFFECT_AT_LEAST = 0.5
+"""Our test of "learning was faster when the number of hidden units was larger": at the largest
+number of S's, the largest network's share of runs solved within the cap exceeds the smallest
+network's by at least this much."""
 
 
 def run_problem3(scale="book", seed=0, jobs=1, progress=None) -> Result:
@@ -683,55 +824,67 @@ def run_problem3(scale="book", seed=0, jobs=1, progress=None) -> Result:
     plateau in the error is reached".  The sweep: "four different networks
     (with 7, 15, 30 or 120 hidden units) were trained on each of four
     different versions of problem [3] (with 2, 4, 6 or 12 intermediate
-    elements)".  ``book``: 3 networks per cell, hidden {7, 15, 30} × S's
-    {2, 4, 6}, capped at 10,000 epochs (3 S's: 30,000); ``paper``: 5
-    networks, the full 4 × 4 sweep, capped at 100,000.  Runs that do not
-    reach criterion are censored (reported as "> cap").
+    elements)".  ``book``: 8 networks per cell, hidden {7, 15, 30} × S's
+    {2, 3, 4}, capped at 20,000 epochs (the main run: 3 networks on 3 S's,
+    30,000 epochs); ``paper``: 10 networks per cell, the full 4 × 4 sweep,
+    capped at 100,000 (the main run: 5 networks, 100,000 epochs).  Runs
+    that do not reach criterion are censored (reported as "> cap").
     """
-    R = choose(3, 5, scale)
+    R = choose(8, 10, scale)
     hidden = choose((7, 15, 30), (7, 15, 30, 120), scale)
-    n_ss = choose((2, 4, 6), (2, 4, 6, 12), scale)
-    cap = choose(10_000, 100_000, scale)
+    n_ss = choose((2, 3, 4), (2, 4, 6, 12), scale)
+    cap = choose(20_000, 100_000, scale)
+    R_main = choose(3, 5, scale)
     with _threads(jobs):
-        main = train_problem3(15, 3, R, choose(30_000, 100_000, scale), seed, progress=progress)
+        main = train_problem3(15, 3, R_main, choose(30_000, 100_000, scale), seed, progress=progress)
         sweep = [train_problem3(nh, ns, R, cap, seed, progress=progress) for nh in hidden for ns in n_ss]
     ep = [e for e in main["epochs_to_criterion"]]
     solved = [e for e in ep if e is not None]
     med = float(np.median([e if e is not None else math.inf for e in ep]))
     plateau = [(e - s) / e for e, s in zip(ep, main["shared_learned"]) if e is not None and s is not None]
 
-    def median(cell):
-        v = [e if e is not None else math.inf for e in cell["epochs_to_criterion"]]
-        return float(np.median(v))
+    def cell(nh, ns):
+        return next(c for c in sweep if c["n_hidden"] == nh and c["n_s"] == ns)
 
-    grid = np.array([[median(next(c for c in sweep if c["n_hidden"] == nh and c["n_s"] == ns))
-                      for ns in n_ss] for nh in hidden])
+    def median(c):
+        return float(np.median([e if e is not None else math.inf for e in c["epochs_to_criterion"]]))
+
+    def solved_share(c):
+        return float(np.mean([e is not None for e in c["epochs_to_criterion"]]))
+
+    grid = np.array([[median(cell(nh, ns)) for ns in n_ss] for nh in hidden])
     table = claims.ClaimsTable("Problem [3]: PSSSP vs TSSST (§5.1)")
     table.add("15 hidden units learn PSSSP/TSSST in about 10,000 epochs (median)", "§5.1", 10_000,
               med, claims.between(3_000, 30_000), expected=False,
-              note=f"{len(solved)} of {R} solved; epochs {ep}; criterion: ours (last letter ≥ 0.6, other ≤ 0.4)")
+              note=f"{len(solved)} of {R_main} solved; epochs {ep}; criterion: ours (last letter ≥ 0.6, "
+                   "other ≤ 0.4)")
     table.add("a long plateau: share of training spent with the shared letters learned but the "
               "last one not", "§5.1", "very long plateau", float(np.mean(plateau)) if plateau else 0.0,
               claims.at_least(0.5), note="mean over solved networks")
-    mono = all(all(a <= b for a, b in zip(row[:-1], row[1:])) for row in grid)
-    table.add("epochs to criterion grow with the number of S's, for every network size", "§5.1",
-              "exponential", mono, claims.is_true(),
-              note="medians (censored runs count as > cap): " + "; ".join(
-                  f"{nh} units: " + ", ".join("> cap" if math.isinf(v) else f"{v:.0f}" for v in row)
-                  for nh, row in zip(hidden, grid)))
-    solved_share = {nh: float(np.mean([e is not None for c in sweep if c["n_hidden"] == nh
-                                       for e in c["epochs_to_criterion"]])) for nh in hidden}
-    table.add("more hidden units help: share of runs (all embedding lengths) solved within the cap, "
-              "largest minus smallest network", "§5.1", "faster with more units",
-              solved_share[hidden[-1]] - solved_share[hidden[0]], claims.at_least(0.01),
-              expected=EXPECT_PROBLEM3_SIZE_EFFECT,
-              note=", ".join(f"{nh} units: {100 * v:.0f}%" for nh, v in solved_share.items()))
+    ev = [growth_evidence(row) for row in grid]
+    total = {k: sum(e[k] for e in ev) for k in ("increasing", "decreasing", "untestable")}
+    table.add("epochs to criterion grow with the number of S's, for every network size (every "
+              "consecutive pair of medians increases; two censored medians leave a pair untestable)",
+              "§5.1", "exponential", total["decreasing"] == 0 and total["untestable"] == 0,
+              claims.is_true(), expected=EXPECT_PROBLEM3_GROWTH,
+              note=f"pairs increasing {total['increasing']}, decreasing {total['decreasing']}, "
+                   f"untestable {total['untestable']}; medians (> cap: censored): " + "; ".join(
+                       f"{nh} units: " + ", ".join("> cap" if math.isinf(v) else f"{v:.0f}" for v in row)
+                       for nh, row in zip(hidden, grid)))
+    big, small = solved_share(cell(hidden[-1], n_ss[-1])), solved_share(cell(hidden[0], n_ss[-1]))
+    table.add(f"more hidden units help: with {n_ss[-1]} S's, share of runs solved within the cap, "
+              f"{hidden[-1]} minus {hidden[0]} units", "§5.1", "faster with more units", big - small,
+              claims.at_least(SIZE_EFFECT_AT_LEAST), expected=EXPECT_PROBLEM3_SIZE_EFFECT,
+              note=f"{R} runs per cell, cap {cap:,} epochs; solved within the cap: " + "; ".join(
+                  f"{nh} units: " + ", ".join(f"{100 * solved_share(cell(nh, ns)):.0f}%" for ns in n_ss)
+                  for nh in hidden) + f" (S's {', '.join(map(str, n_ss))})")
 
     def finite(x):
         return None if math.isinf(x) else x
 
     data = {"main": main, "sweep": sweep, "hidden": list(hidden), "n_s": list(n_ss), "cap": cap,
-            "median_grid": [[finite(v) for v in row] for row in grid.tolist()], "n_networks": R}
+            "median_grid": [[finite(v) for v in row] for row in grid.tolist()], "n_networks": R,
+            "growth_evidence": total}
     return Result(table, data)
 
 
@@ -746,6 +899,9 @@ def twin_nearest_neighbours(hidden, labels, first_letters) -> float:
     """
     h = np.asarray(hidden, dtype=float)
     labels, first = list(labels), list(first_letters)
+    if h.ndim != 2 or not len(h) == len(labels) == len(first):
+        raise ValueError(f"need hidden of shape (n, n_hidden) and n labels and first letters; got "
+                         f"{h.shape}, {len(labels)} labels, {len(first)} first letters")
     d = np.linalg.norm(h[:, None, :] - h[None, :, :], axis=-1)
     np.fill_diagonal(d, np.inf)
     hits = total = 0
@@ -760,7 +916,11 @@ def twin_nearest_neighbours(hidden, labels, first_letters) -> float:
     return hits / total
 
 
-def embedded_states(params: SRNParams, grammar, max_letters: int = 6):
+FIGURE20_MAX_LETTERS = 6
+"""Figure 20 uses the embedded states of the distinct strings of up to this many letters."""
+
+
+def embedded_states(params: SRNParams, grammar, max_letters: int = FIGURE20_MAX_LETTERS):
     """Hidden states after each letter of the embedding, one per distinct (first letter, path).
 
     For every string of ``grammar`` (an embedded sub-grammar) with at most
@@ -786,6 +946,13 @@ def embedded_states(params: SRNParams, grammar, max_letters: int = 6):
     return np.array([seen[k] for k in keys]), [k[1] for k in keys], [k[0] for k in keys]
 
 
+EXPECT_ASYM_ALL_HITS = False
+"""Whether every network trained on the asymmetrical grammar hits on every test string (set from the run)."""
+
+EXPECT_FIGURE19 = True
+"""Whether hits are best for embeddings of 3–4 letters at book scale (set from the run)."""
+
+
 def run_embedded(scale="book", seed=0, jobs=1, progress=None) -> Result:
     """§5.2 (Figures 18–20): the embedded sub-grammar, symmetrical versus asymmetrical.
 
@@ -795,7 +962,7 @@ def run_embedded(scale="book", seed=0, jobs=1, progress=None) -> Result:
     (:func:`tempnets.metrics.exit_outcomes`).  ``paper``: 900,000 strings, 10
     networks of each; ``book``: 300,000 strings, 3 of each (the paper shows one
     network of each).  Figure 20: hidden states of the distinct strings of up
-    to 6 letters, after each letter of the embedding.
+    to :data:`FIGURE20_MAX_LETTERS` letters, after each letter of the embedding.
     """
     gs, ga = embedded_subgrammar(True), embedded_subgrammar(False)
     n = choose(300_000, 900_000, scale)
@@ -816,7 +983,7 @@ def run_embedded(scale="book", seed=0, jobs=1, progress=None) -> Result:
                                        for o in outs]}
         fig20 = []
         for k in range(R):
-            hh, lab, first = embedded_states(ha.params.network(k), gs, max_letters=6)
+            hh, lab, first = embedded_states(ha.params.network(k), gs, max_letters=FIGURE20_MAX_LETTERS)
             fig20.append(twin_nearest_neighbours(hh, lab, first))
     mean = {name: {m: float(np.mean([p[m] for p in r["pct"]])) for m in ("hit", "error", "miss")}
             for name, r in res.items()}
@@ -834,12 +1001,17 @@ def run_embedded(scale="book", seed=0, jobs=1, progress=None) -> Result:
               claims.within(5.0), note=spread("symmetrical", "error"))
     table.add("symmetrical grammar: misses (%)", "§5.2", 18.7, mean["symmetrical"]["miss"],
               claims.within(10.0), expected=False, note=spread("symmetrical", "miss"))
-    i34 = [labels.index(x) for x in ("3", "4") if x in labels]
-    table.add("hits are best for embeddings of 3–4 letters and fall for 7+", "Figure 19",
-              "best at 3–4", bool(sym_len[i34].mean() > sym_len[-1]), claims.is_true(),
-              note="hits by length: " + ", ".join(f"{a}: {b:.0f}" for a, b in zip(labels, sym_len)))
-    table.add("trained asymmetrical, tested symmetrical: hits (%)", "§5.2", 100.0,
-              mean["asymmetrical"]["hit"], claims.at_least(95.0),
+    counts = np.asarray(res["symmetrical"]["by_length"][0]["count"], dtype=float)
+    i34 = [labels.index(x) for x in ("3", "4")]
+    others = [i for i in range(len(labels)) if i not in i34]
+    pooled34 = float(np.sum(sym_len[i34] * counts[i34]) / np.sum(counts[i34]))
+    table.add("hits are best for embeddings of 3–4 letters: 3–4 pooled above every other length group",
+              "Figure 19", "best at 3–4", bool(pooled34 > sym_len[others].max()), claims.is_true(),
+              expected=EXPECT_FIGURE19,
+              note=f"3–4 pooled {pooled34:.0f}; hits by length: "
+                   + ", ".join(f"{a}: {b:.0f}" for a, b in zip(labels, sym_len)))
+    table.add("trained asymmetrical, tested symmetrical: 100% hits", "§5.2", 100.0,
+              mean["asymmetrical"]["hit"], claims.at_least(100.0), expected=EXPECT_ASYM_ALL_HITS,
               note=f"mean of {R} networks ({spread('asymmetrical', 'hit')})")
     table.add("asymmetrical training beats symmetrical training (hits)", "§5.2", "75 → 100",
               bool(mean["asymmetrical"]["hit"] > mean["symmetrical"]["hit"]), claims.is_true())

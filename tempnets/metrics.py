@@ -233,10 +233,13 @@ class GeneralisationCounts(NamedTuple):
     n_predictions : int
         Number of steps scored.
     n_incorrect, n_missed, n_both : int
-        Steps with an illegal successor above ``incorrect_above``; steps with
-        a legal successor at or below ``missed_at_or_below``; steps with both.
+        Steps with an illegal successor above ``incorrect_above``; two-way
+        steps with a legal successor at or below ``missed_at_or_below``;
+        steps with both.
     incorrect, missed : list of ndarray of bool
         The per-step flags, one array per string.
+    n_two_way : int
+        Steps with two or more legal successors (the only ones that can be missed).
     """
 
     n_predictions: int
@@ -245,6 +248,7 @@ class GeneralisationCounts(NamedTuple):
     n_both: int
     incorrect: list
     missed: list
+    n_two_way: int = 0
 
 
 def legal_successors(prefix: str, language) -> frozenset:
@@ -262,13 +266,15 @@ def generalisation_counts(activations, strings, grammar, language=None, incorrec
     continuations consistent with the grammar and length constraints in 10
     other cases."  We score every step ``t`` (the prediction after ``B``
     included): it is *incorrect* if a symbol that cannot follow ``s[:t+1]``
-    has activation ``> incorrect_above``; *missed* if a legal successor has
-    activation ``<= missed_at_or_below`` (0.3, the acceptance threshold;
-    the paper does not state this value).  "Legal" means consistent with the
-    grammar and the length constraints: a successor of the prefix in some
-    string of ``language`` (pass the 43 strings of 3–8 letters).  The 22
-    strings have 172 steps (150 without the B step); the paper's 165 cannot
-    be recovered from the text.
+    has activation ``> incorrect_above``; it is *missed* if it has two (or
+    more) legal successors and one of them has activation
+    ``<= missed_at_or_below`` (0.3, the acceptance threshold of section 2.5;
+    the paper does not state this value).  A step with a single legal
+    successor cannot miss "one of two continuations".  "Legal" means
+    consistent with the grammar and the length constraints: a successor of
+    the prefix in some string of ``language`` (pass the 43 strings of 3–8
+    letters).  The paper's 165 cannot be recovered from the text; the 22
+    strings' steps are counted in ``n_predictions`` and ``n_two_way``.
 
     Parameters
     ----------
@@ -278,18 +284,22 @@ def generalisation_counts(activations, strings, grammar, language=None, incorrec
     """
     acts = as_activation_list(activations, strings, grammar, offsets)
     language = None if language is None else tuple(language)
-    inc, mis = [], []
+    inc, mis, two_way = [], [], 0
     for a, s in zip(acts, strings):
         i_flags, m_flags = np.zeros(len(a), bool), np.zeros(len(a), bool)
         for t in range(len(a)):
             prefix = s[:t + 1]
             legal = grammar.successors(prefix) if language is None else legal_successors(prefix, language)
+            if not legal:
+                raise ValueError(f"{prefix!r} (a prefix of {s!r}) has no legal successor in the language")
             mask = np.array([c in legal for c in grammar.alphabet])
             i_flags[t] = np.any(a[t, ~mask] > incorrect_above)
-            m_flags[t] = np.any(a[t, mask] <= missed_at_or_below)
+            if mask.sum() >= 2:
+                two_way += 1
+                m_flags[t] = np.any(a[t, mask] <= missed_at_or_below)
         inc.append(i_flags)
         mis.append(m_flags)
     n = sum(len(x) for x in inc)
     both = sum(int(np.sum(x & y)) for x, y in zip(inc, mis))
     return GeneralisationCounts(n, sum(int(x.sum()) for x in inc), sum(int(x.sum()) for x in mis),
-                                both, inc, mis)
+                                both, inc, mis, two_way)

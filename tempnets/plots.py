@@ -9,6 +9,7 @@ function                    figure it redraws
 :func:`grammar_diagram`     grammars as state diagrams (Servan-Schreiber et al.
                             1991 Figures 3, 18; O'Connell 1995 Figures 1.2, 1.3,
                             5.1, 6.1; all missing from our copies)
+:func:`srn_diagram`         the simple recurrent network (1991 Figures 2, 4)
 :func:`network_state`       the network's state (1991 Figures 5–7, 13, 14, 16):
                             rows output / hidden / context / input, values 0–100
 :func:`dendrogram`          cluster analyses with paper-style leaf labels
@@ -121,6 +122,76 @@ def grammar_diagram(grammar, ax=None, layout=None, show_probabilities: bool | No
     ax.set_aspect("equal")
     ax.set_axis_off()
     ax.set_title(grammar.name)
+    return ax
+
+
+# --------------------------------------------------------------- architecture
+def srn_diagram(ax=None, n_hidden: int = 3, alphabet: str = "BTSPXVE"):
+    """The simple recurrent network as pools of units (1991 Figures 2 and 4, missing from our copy).
+
+    Input (one unit per symbol of ``alphabet``) and context (``n_hidden``
+    units) at the bottom, the hidden layer above them, the output layer
+    (one unit per symbol) on top.  Solid arrows are complete sets of
+    trainable connections (input → hidden, context → hidden, hidden →
+    output); the dashed arrow from the hidden layer back to the context is
+    the copy, which has no weights and carries no gradient in the SRN rule.
+
+    Returns
+    -------
+    matplotlib Axes
+        With one rectangle per pool, one circle per unit and four arrows
+        (the copy's dashed).
+    """
+    from matplotlib.patches import Circle, FancyArrowPatch, Rectangle
+
+    if isinstance(n_hidden, bool) or not isinstance(n_hidden, (int, np.integer)) or n_hidden < 1:
+        raise ValueError(f"n_hidden must be a positive integer, got {n_hidden!r}")
+    if not isinstance(alphabet, str) or not alphabet:
+        raise ValueError(f"alphabet must be a non-empty str, got {alphabet!r}")
+    n_sym, r, gap = len(alphabet), 0.3, 0.8
+    w_in, w_h = n_sym * gap, n_hidden * gap
+    # pool -> (x of its left edge, y of its centre, number of units, unit labels)
+    pools = {"Input": (0.0, 0.0, n_sym, alphabet),
+             "Context": (w_in + 1.5, 0.0, n_hidden, None),
+             "Hidden": ((w_in + 1.5 + w_h) / 2 - w_h / 2 + 0.0, 2.5, n_hidden, None),
+             "Output": ((w_in + 1.5 + w_h) / 2 - w_in / 2, 5.0, n_sym, alphabet)}
+    ax = _axes(ax, (7, 5))
+    box = {}
+    for name, (x0, y, n, labels) in pools.items():
+        width = n * gap
+        ax.add_patch(Rectangle((x0 - 0.15, y - 0.55), width + 0.3, 1.1, fill=False, lw=1.2))
+        for i in range(n):
+            ax.add_patch(Circle((x0 + gap * (i + 0.5), y), r, fc="white", ec="black", lw=0.8))
+            if labels:
+                ax.text(x0 + gap * (i + 0.5), y, labels[i], ha="center", va="center", fontsize=8)
+        if y > 0:  # hidden and output: name at the left (arrows enter above and below)
+            ax.text(x0 - 0.35, y, name, ha="right", va="center", fontsize=10)
+        else:
+            ax.text(x0 + width / 2, y - 0.7, name, ha="center", va="top", fontsize=10)
+        box[name] = (x0 + width / 2, y, width)
+
+    def arrow(a, b, dashed=False, text=None):
+        (xa, ya, _), (xb, yb, _) = box[a], box[b]
+        if dashed:  # hidden -> context: leave from the right of the hidden pool, curving down
+            start, end, style = (xa + box[a][2] / 2 + 0.2, ya), (xb + box[b][2] / 2 + 0.2, yb), "arc3,rad=-0.5"
+        else:
+            start, end, style = (xa, ya + 0.6), (xb, yb - 0.6), "arc3,rad=0"
+        ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=14, lw=1.4,
+                                     connectionstyle=style, linestyle="--" if dashed else "-"))
+        if text:
+            ax.text(max(start[0], end[0]) + 0.6, (start[1] + end[1]) / 2, text, fontsize=8,
+                    ha="left", va="center", style="italic")
+
+    arrow("Input", "Hidden")
+    arrow("Context", "Hidden")
+    arrow("Hidden", "Output")
+    arrow("Hidden", "Context", dashed=True, text="copy\n(no weights)")
+    xs = [x0 for x0, *_ in pools.values()] + [x0 + n * gap for x0, _, n, _ in pools.values()]
+    ax.set_xlim(min(xs) - 0.5, max(xs) + 2.4)
+    ax.set_ylim(-1.3, 6.0)
+    ax.set_aspect("equal")
+    ax.set_axis_off()
+    ax.set_title(f"Simple recurrent network ({n_hidden} hidden units)")
     return ax
 
 

@@ -18,7 +18,8 @@ def test_string_states_match_forward_pass():
     y, _, h = srn_forward(p, [g.encode("BTXSE")], return_hidden=True)
     assert np.allclose(st["output"][:-1], y) and np.allclose(st["hidden"][:-1], h)
     assert np.allclose(st["context"][1:], st["hidden"][:-1]) and not st["context"][0].any()
-    assert st["legal"][0] == frozenset("TP") and st["legal"][-1] == frozenset()
+    assert st["legal"][0] == frozenset("TP") and st["legal"][-1] == frozenset()  # E: complete
+    assert explorer.string_states(p, g, "BTT")["legal"] == [frozenset("TP"), frozenset("SX"), None]
 
 
 def test_state_figure_titles_and_errors():
@@ -27,7 +28,11 @@ def test_state_figure_titles_and_errors():
     ax = explorer.state_figure(p, g, "BTX", t=1)
     assert ax.get_title().startswith("bTx") and "legal: SX" in ax.get_title()
     ax = explorer.state_figure(p, g, "BTT")  # ungrammatical prefix still draws
-    assert "ungrammatical" in ax.get_title()
+    assert "legal: none (ungrammatical)" in ax.get_title()
+    ax = explorer.state_figure(p, g, "BTXSE")  # at the E of a complete string nothing follows
+    assert "legal: none (string complete)" in ax.get_title() and "ungrammatical" not in ax.get_title()
+    ax = explorer.state_figure(p, g, "BTXSE", t=3)
+    assert "legal: E " in ax.get_title()
     with pytest.raises(ValueError):
         explorer.state_figure(p, g, "BTX", t=5)
     with pytest.raises(ValueError):

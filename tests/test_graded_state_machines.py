@@ -19,6 +19,20 @@ def test_random_sequences_shape_and_alphabet():
         assert s[0] == "B" and s[-1] == "E" and "E" not in s[:-1] and "B" not in s[1:]
     again = gsm.random_sequences(500, rng=0)
     assert np.array_equal(flat, again[0]) and np.array_equal(off, again[1])
+    flat0, off0 = gsm.random_sequences(0, rng=0)
+    assert flat0.size == 0 and off0.tolist() == [0]
+
+
+@pytest.mark.parametrize("n", [-1, 2.5, "10", True])
+def test_random_sequences_bad_n(n):
+    with pytest.raises(ValueError, match="n must be a non-negative integer"):
+        gsm.random_sequences(n, rng=0)
+
+
+@pytest.mark.parametrize("letters", ["TSPXV", "TSPXVQ"])
+def test_random_sequences_bad_letters(letters):
+    with pytest.raises(ValueError, match="must contain 'E' and be in 'BTSPXVE'"):
+        gsm.random_sequences(10, rng=0, letters=letters)
 
 
 def test_grammatical_flat_hand_built():
@@ -94,6 +108,108 @@ def test_twin_nearest_neighbours():
     h = np.array([[0, 0], [0, 0.1], [5, 5], [5, 5.1]])
     assert gsm.twin_nearest_neighbours(h, ["a", "a", "b", "b"], ["T", "P", "T", "P"]) == 1.0
     assert gsm.twin_nearest_neighbours(h, ["a", "b", "a", "b"], ["T", "P", "P", "T"]) == 0.0
+    with pytest.raises(ValueError, match="no embedded path occurs after both first letters"):
+        gsm.twin_nearest_neighbours(h, ["a", "b", "c", "d"], ["T", "P", "T", "P"])
+    with pytest.raises(ValueError, match="3 labels"):
+        gsm.twin_nearest_neighbours(h, ["a", "a", "b"], ["T", "P", "T", "P"])
+
+
+def test_figure13_14_states_match_the_43_string_language():
+    g = grammars.reber()
+    language = g.enumerate(8, 3)
+    for prefix, allowed, excluded, fig in gsm.FIGURE13_14:
+        assert metrics.legal_successors(prefix, language) == frozenset(allowed), fig
+        # what the length constraint removes, the grammar itself allows
+        assert g.successors(prefix) == frozenset(allowed + excluded), fig
+
+
+def _fake_outputs(rows_for):
+    """A stand-in for gsm.outputs: the activations after each prefix are ``rows_for(prefix)``."""
+    a = "BTSPXVE"
+
+    def outputs(params, grammar, strings, return_hidden=False):
+        ys = [np.array([[rows_for(s[:t + 1]).get(c, 0.0) for c in a] for t in range(len(s) - 1)])
+              for s in strings]
+        return (ys, ys) if return_hidden else ys
+    return outputs
+
+
+def test_length_constraint_predictions(monkeypatch):
+    g = grammars.reber()
+    lang = g.enumerate(8, 3)
+    # a network that honours the length constraint: 0.5 on each successor the 43 strings allow
+    monkeypatch.setattr(gsm, "outputs", _fake_outputs(
+        lambda p: {c: 0.5 for c in metrics.legal_successors(p, lang)}))
+    res = gsm.length_constraint_predictions(None, g)
+    assert [r["figure"] for r in res] == ["13a", "13b", "14a", "14b"] and all(r["ok"] for r in res)
+    # one that only knows the grammar predicts the excluded letters too: 13b and 14b fail
+    monkeypatch.setattr(gsm, "outputs", _fake_outputs(lambda p: {c: 0.5 for c in g.successors(p)}))
+    assert [r["ok"] for r in gsm.length_constraint_predictions(None, g)] == [True, False, True, False]
+
+
+def test_predicts_exactly_legal(monkeypatch):
+    g = grammars.reber()
+    s = "BTSXXVPSE"
+    monkeypatch.setattr(gsm, "outputs", _fake_outputs(lambda p: {c: 0.5 for c in g.successors(p)}))
+    assert gsm.predicts_exactly_legal(None, g, s).tolist() == [True] * 8
+
+    def rows(p):  # an illegal letter above threshold after BTSX; a legal one too low after BTSXXV
+        r = {c: 0.5 for c in g.successors(p)}
+        if p == "BTSX":
+            r["T"] = 0.31
+        if p == "BTSXXV":
+            r["V"] = 0.3
+        return r
+    monkeypatch.setattr(gsm, "outputs", _fake_outputs(rows))
+    ok = gsm.predicts_exactly_legal(None, g, s)
+    assert np.flatnonzero(~ok).tolist() == [3, 5]
+
+
+def test_tss_of_a_constant_network():
+    # all weights 0 and output bias -1: every output is y = f(-1), each pattern costs (1 - y)^2 + 6 y^2
+    g = grammars.reber()
+    p = init_params(7, 3, 7, r=0.5, rng=0)
+    p = p._replace(W_ih=0 * p.W_ih, W_hh=0 * p.W_hh, W_ho=0 * p.W_ho, b_o=np.full(7, -1.0))
+    y = 1 / (1 + np.exp(1.0))
+    strings = ["BTXSE", "BPVVE", "BTSXXVVE"]
+    n = sum(len(s) - 1 for s in strings)
+    assert gsm.tss(p, g, strings) == pytest.approx(n * ((1 - y) ** 2 + 6 * y ** 2))
+    assert gsm.tss(p, g, strings) > gsm.optimal_tss(g, strings)
+
+
+def test_growth_evidence():
+    inf = float("inf")
+    assert gsm.growth_evidence([100, 200, inf]) == {"increasing": 2, "decreasing": 0, "untestable": 0}
+    assert gsm.growth_evidence([100, inf, inf]) == {"increasing": 1, "decreasing": 0, "untestable": 1}
+    assert gsm.growth_evidence([300, 200, 200]) == {"increasing": 0, "decreasing": 2, "untestable": 0}
+    assert gsm.growth_evidence([inf, 500]) == {"increasing": 0, "decreasing": 1, "untestable": 0}
+    with pytest.raises(ValueError, match="numbers or inf"):
+        gsm.growth_evidence([100, float("nan")])
+
+
+def _coded_states(label_of):
+    """Fake "hidden states": a distinct point per label of the prefix (a one-hot code, scaled)."""
+    codes = {}
+
+    def rows_for(prefix):
+        k = codes.setdefault(label_of(prefix), len(codes))
+        return {"BTSPXVE"[k % 7]: 1.0 + k // 7}
+    return rows_for
+
+
+def test_figure15_purity(monkeypatch):
+    g = grammars.reber()
+    strings = list(grammars.SERVAN_SCHREIBER_TRAINING)
+    by_prediction = _coded_states(lambda p: "".join(sorted(g.successors(p))))
+    monkeypatch.setattr(gsm, "outputs", _fake_outputs(by_prediction))
+    res = gsm.figure15_purity(None, g, strings)
+    assert res["prediction"]["n_clusters"] == 5 and res["letter"]["n_clusters"] == 6
+    assert res["prediction"]["purity"] == 1.0 and res["prediction"]["adjusted"] == 1.0
+    assert res["letter"]["adjusted"] < 0.9
+    assert 0 < res["letter"]["chance"] < res["prediction"]["chance"] < 1
+    monkeypatch.setattr(gsm, "outputs", _fake_outputs(_coded_states(lambda p: p[-1])))
+    res = gsm.figure15_purity(None, g, strings)
+    assert res["letter"]["adjusted"] == 1.0 and res["prediction"]["adjusted"] < 0.9
 
 
 def test_acp_pattern_r_squared_perfect_predictor():
@@ -106,7 +222,13 @@ def test_acp_pattern_r_squared_perfect_predictor():
     for (i, j), v in zip(rows, x[6]):
         y[i, j] = v
     r2 = gsm.acp_pattern_r_squared(rows, x, y)
-    assert r2[6] == pytest.approx(1.0) and r2.argmax() == 6
+    assert r2[6] == pytest.approx(1.0) and np.all(r2[:6] < 0.99)
+    # and one whose outputs are the order-1 probabilities by order 1 only
+    y1 = np.zeros_like(y)
+    for (i, j), v in zip(rows, x[1]):
+        y1[i, j] = v
+    r2 = gsm.acp_pattern_r_squared(rows, x, y1)
+    assert r2[1] == pytest.approx(1.0) and np.all(np.delete(r2, 1) < 0.99)
 
 
 def test_params_round_trip():
@@ -122,12 +244,31 @@ def test_run_reber_count():
 
 
 def test_run_21_strings_small(monkeypatch):
-    # a tiny run: the table is well formed and the data JSON-serialisable
+    # one network: the table's numbers are those of the network the data holds
     monkeypatch.setattr(gsm, "choose", lambda book, paper, scale=None: 1 if isinstance(book, int) else book)
     r = gsm.run_21_strings(progress=False)
-    assert isinstance(r.claims, claims.ClaimsTable) and len(r.claims.claims) == 8
-    json.dumps(r.data)
-    assert r.data["n_predictions"] == 172
+    d = r.data
+    json.dumps(d)
+    g = grammars.reber()
+    train, unseen = list(grammars.SERVAN_SCHREIBER_TRAINING), list(grammars.generalisation_strings())
+    p = gsm.params_from_lists(d["params"])
+    assert d["n_patterns"] == 156 and d["n_predictions"] == 172
+    assert d["tss_end"][0] == pytest.approx(gsm.tss(p, g, train))
+    assert d["tss_floor"] == pytest.approx(gsm.optimal_tss(g, train))
+    gen = metrics.generalisation_counts(gsm.outputs(p, g, unseen), unseen, g, language=g.enumerate(8, 3))
+    assert d["n_incorrect"] == [gen.n_incorrect] and d["n_missed"] == [gen.n_missed]
+    assert d["n_two_way"] == gen.n_two_way < gen.n_predictions
+    assert d["figures13_14"][0] == gsm.length_constraint_predictions(p, g)
+    by_source = {}
+    for c in r.claims.claims:
+        by_source.setdefault(c.source, []).append(c)
+    assert by_source["§3.3"][0].ours == pytest.approx(d["tss_end"][0])
+    assert by_source["§3.3"][-1].ours == pytest.approx(100 * gen.n_missed / 172)
+    f15 = gsm.figure15_purity(p, g, train)
+    assert by_source["Figure 15"][0].ours == pytest.approx(f15["prediction"]["adjusted"]
+                                                            - f15["letter"]["adjusted"])
+    # training did something: the online tss fell
+    assert d["tss_curve"][0][-1] < 0.5 * d["tss_curve"][0][0]
 
 
 def test_embedded_states_are_distinct():
@@ -136,3 +277,20 @@ def test_embedded_states_are_distinct():
     keys = list(zip(first, paths))
     assert len(keys) == len(set(keys)) == len(h)
     assert set(first) == {"T", "P"} and ("T", "PV") in keys and ("P", "PV") in keys
+
+
+def test_length_statistics_and_the_literal_asymmetrical_reading():
+    g = grammars.reber()
+    m, sd = gsm.length_statistics(g)
+    strings = g.sample(20_000, rng=4)
+    n = np.array([len(s) - 2 for s in strings])
+    assert abs(m - n.mean()) < 4 * n.std() / np.sqrt(n.size) and abs(sd - n.std()) < 0.1
+    assert m == pytest.approx(6.0)  # a Reber string has 6 letters on average: 7 patterns (§2.4: "mean: 7")
+    lit = gsm.literal_asymmetrical_subgrammar()
+    probs = {(a.source, a.symbol): a.prob for a in lit.arcs}
+    assert probs["T#3", "X"] == probs["P#4", "P"] == 0.8 and probs["T#3", "S"] == probs["P#4", "V"] == 0.2
+    assert set(lit.enumerate(8)) == set(grammars.embedded_subgrammar(False).enumerate(8))  # same language
+    # the reading we use matches the paper's 5.8 (sd 1.3) to its precision; the literal one does not
+    m_exit, sd_exit = gsm.length_statistics(grammars.embedded_subgrammar(False))
+    m_lit, _ = gsm.length_statistics(lit)
+    assert abs(m_exit - 5.8) <= 0.05 + 1e-9 and abs(sd_exit - 1.3) <= 0.05 and abs(m_lit - 5.8) > 1.0

@@ -173,3 +173,31 @@ def test_generalisation_counts():
     # without length constraints that successor is legal
     res = mt.generalisation_counts(acts2, gen, g)
     assert res.n_incorrect == 0
+
+
+def test_generalisation_counts_misses_only_where_two_continuations_are_legal():
+    g = gr.reber()
+    lang = g.enumerate(8, 3)
+    s = "BTXXVPXVVE"  # after ...P X (7 letters) only V may follow under the length constraint
+    assert s in lang
+    rows = [[0.5 if c in mt.legal_successors(s[: t + 1], lang) else 0.0 for c in g.alphabet]
+            for t in range(len(s) - 1)]
+    single = [t for t in range(len(s) - 1) if len(mt.legal_successors(s[: t + 1], lang)) == 1]
+    two = [t for t in range(len(s) - 1) if len(mt.legal_successors(s[: t + 1], lang)) == 2]
+    assert single and two
+    a = np.array(rows)
+    a[single[0], g.alphabet.index(s[single[0] + 1])] = 0.1  # the only legal successor, low: not a miss
+    res = mt.generalisation_counts([a], [s], g, language=lang)
+    assert res.n_missed == 0 and res.n_two_way == len(two) and res.n_predictions == len(s) - 1
+    a[two[0], g.alphabet.index(s[two[0] + 1])] = 0.1  # one of two continuations, low: a miss
+    res = mt.generalisation_counts([a], [s], g, language=lang)
+    assert res.n_missed == 1 and res.missed[0][two[0]]
+    with pytest.raises(ValueError, match="no legal successor in the language"):
+        mt.generalisation_counts([np.full((10, 7), 0.5)], ["BTSSSSSSXSE"], g, language=lang)  # 9 letters
+
+
+def test_outcome_summaries_reject_bad_input():
+    with pytest.raises(ValueError, match="no outcomes to summarise"):
+        mt.outcome_percentages([])
+    with pytest.raises(ValueError, match="3 outcomes for 2 strings"):
+        mt.outcomes_by_embedding_length(["hit", "miss", "hit"], ["BTTXSTE", "BPPVVPE"])

@@ -92,3 +92,29 @@ def test_hinton():
     assert sum(p.get_facecolor()[0] == 0 for p in squares) == 2  # two negative weights in black
     with pytest.raises(ValueError, match="2-D"):
         plots.hinton(np.zeros(3))
+
+
+@pytest.mark.parametrize("n_hidden", [3, 15])
+def test_srn_diagram(n_hidden):
+    ax = plots.srn_diagram(n_hidden=n_hidden)
+    units = [p for p in ax.patches if isinstance(p, Circle)]
+    pools = [p for p in ax.patches if isinstance(p, Rectangle)]
+    arrows = [p for p in ax.patches if isinstance(p, FancyArrowPatch)]
+    assert len(units) == 7 + 7 + 2 * n_hidden and len(pools) == 4 and len(arrows) == 4
+    dashed = [a for a in arrows if a.get_linestyle() not in ("-", "solid")]
+    assert len(dashed) == 1, "only the copy back to the context is dashed"
+    texts = {t.get_text() for t in ax.texts}
+    assert {"Input", "Context", "Hidden", "Output"} <= texts and set("BTSPXVE") <= texts
+    ax.figure.canvas.draw()
+    for bad in (0, 2.5, True):
+        with pytest.raises(ValueError, match="n_hidden must be a positive integer"):
+            plots.srn_diagram(n_hidden=bad)
+
+
+def test_curves_and_bars_reject_bad_input():
+    with pytest.raises(ValueError, match=r"y must have shape \(5,\) or \(n_runs, 5\)"):
+        plots.learning_curve(np.arange(5), np.zeros(4))
+    with pytest.raises(ValueError, match=r"y must have shape"):
+        plots.learning_curve(np.arange(5), np.zeros((2, 2, 5)))
+    with pytest.raises(ValueError, match=r"lacks \['error'\]"):
+        plots.hits_by_length({"lengths": ["3"], "hit": [50.0]})
