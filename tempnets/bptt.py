@@ -57,7 +57,8 @@ Symbols to code
 ===========================  =======================================
 paper                        code
 ===========================  =======================================
-:math:`\delta_k(\tau)`       ``Dh[slot, k]`` (hidden), ``Dy[slot, o]`` (output)
+:math:`\delta_k(\tau)`       ``Dh[slot, k]`` (hidden), ``Dy[slot, o]`` (output);
+                             fused kernel: ``D[k, i]``, ``dy[o]``
 :math:`e_k(\tau)`            ``onehot(target) - y``
 :math:`w_{lk}`               ``W_hh[l, k]``, ``W_ho[l, k]``, ``W_ih[l, k]``
 :math:`x_j(\tau - 1)`        ``Cb[slot, j]`` (context), input index ``Xb[slot]``, ``Hb``
@@ -78,8 +79,15 @@ Kernels (private; the public training functions are in :mod:`tempnets.training`)
   the backward pass + weight update of one window, side by side;
   :func:`_train_one` loops them over strings (any ``h``, ``h'``).
 * :func:`_train_one_online` -- the same rule for ``h' = 1`` (SRN rule,
-  BPTT(h, 1), PA) with the momentum update fused into the loops; equal to
-  :func:`_train_one` up to rounding (tested to 1e-12).
+  BPTT(h, 1), PA), written for speed; equal to :func:`_train_one` up to
+  rounding (tested to 1e-12).  It trains a copy of the network in the
+  unit-level layout of :func:`_to_rows` (one padded row of weights into each
+  unit, ``Wh[i] = [W_hh[i], b_h[i], 0.., W_ih[i], 0..]`` for the sources
+  ``z = [c, 1, 0.., onehot(x), 0..]``, ``Wy[o] = [W_ho[o], b_o[o], 0..]``), so
+  that every inner loop runs along a contiguous row and vectorises, with
+  :func:`_logistic` (no libm call) for the logistic and the momentum update
+  fused into one pass per row.  Most of its time goes to storing every weight
+  and its velocity at every step.
 * :func:`_train_many`, :func:`_train_many_online` -- ``prange`` over ``R``
   independent networks; network ``r`` only touches row ``r`` of every array,
   so results do not depend on ``R`` or on the number of threads.
@@ -320,22 +328,150 @@ def _train_many(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
 
 FAST = {"reassoc", "contract", "nsz", "arcp"}  # no nnan/ninf: NaN must stay visible
 
+_LOG2E = 1.4426950408889634
+_LN2_HI = 6.93147180369123816490e-01  # ln 2 = _LN2_HI + _LN2_LO; k * _LN2_HI is exact
+_LN2_LO = 1.90821492927058770002e-10
+_ROUND = 6755399441055744.0  # 1.5 * 2**52: the integer k sits in the low bits of k + _ROUND
+# the [6/6] Pade approximant of exp: exp(r) ~ p(r) / p(-r), p(r) = sum_j _PADE[j] r**j
+_PADE = (1.0, 1.0 / 2.0, 5.0 / 44.0, 1.0 / 66.0, 1.0 / 792.0, 1.0 / 15840.0, 1.0 / 665280.0)
 
-@numba.njit(cache=True, fastmath=FAST)
+
+@numba.njit(cache=True, fastmath={"contract"})
+def _logistic(u):
+    """1 / (1 + exp(-u)) within a few ulp, in plain arithmetic so that loops calling it
+    vectorise (no libm call) and with a short dependency chain.
+
+    exp(-u) = 2**k exp(r) with k = rint(-u / ln 2), |r| <= ln(2) / 2 and
+    exp(r) = p(r) / p(-r) (the [6/6] Pade approximant, error < 1e-18 there), so
+    the logistic is p(-r) / (p(-r) + 2**k p(r)), one division; 2**k is built
+    from its exponent bits.  -u is clamped to [-708, 709] (exp(-708) ~ 3e-308, so
+    the unit still saturates at 0 or 1 to double precision); NaN stays NaN.
+    Strict IEEE but for fused multiply-adds: reassociation would undo the
+    two-part reduction.
+    """
+    x = -u
+    x = -708.0 if x < -708.0 else x
+    x = 709.0 if x > 709.0 else x
+    k = np.rint(x * _LOG2E)
+    r = (x - k * _LN2_HI) - k * _LN2_LO
+    r2 = r * r
+    even = ((_PADE[6] * r2 + _PADE[4]) * r2 + _PADE[2]) * r2 + _PADE[0]
+    odd = ((_PADE[5] * r2 + _PADE[3]) * r2 + _PADE[1]) * r
+    two_k = (np.float64(k + _ROUND).view(np.int64) + 1023) << 52
+    q = even - odd
+    return q / (q + (even + odd) * np.int64(two_k).view(np.float64))
+
+
+@numba.njit(cache=True)
+def _to_rows(W_ih, W_hh, b_h, W_ho, b_o, P, S):
+    """One network's weights (or velocities) as rows of weights into each unit.
+
+    ``Wh[i]`` holds the weights into hidden unit ``i`` from its sources
+    ``z = [c, 1, 0.., onehot(x), 0..]``: ``W_hh[i]`` at ``:nh``, ``b_h[i]`` at ``nh``
+    and ``W_ih[i]`` at ``P:P + n_in``; ``Wy[o]`` holds the weights into output ``o`` from
+    ``[h, 1, 0..]``: ``W_ho[o]`` at ``:nh``, ``b_o[o]`` at ``nh``.  ``P`` and ``S`` pad
+    the rows to multiples of 4; the padding is zero and stays zero.
+    """
+    nh = W_hh.shape[0]
+    n_in = W_ih.shape[1]
+    no = W_ho.shape[0]
+    Wh = np.zeros((nh, S))
+    Wy = np.zeros((no, P))
+    for i in range(nh):
+        Wh[i, :nh] = W_hh[i]
+        Wh[i, nh] = b_h[i]
+        Wh[i, P:P + n_in] = W_ih[i]
+    for o in range(no):
+        Wy[o, :nh] = W_ho[o]
+        Wy[o, nh] = b_o[o]
+    return Wh, Wy
+
+
+@numba.njit(cache=True)
+def _from_rows(Wh, Wy, W_ih, W_hh, b_h, W_ho, b_o):
+    """The inverse of :func:`_to_rows`, written into the library's arrays."""
+    nh = W_hh.shape[0]
+    n_in = W_ih.shape[1]
+    P = Wy.shape[1]
+    for i in range(nh):
+        W_hh[i] = Wh[i, :nh]
+        b_h[i] = Wh[i, nh]
+        W_ih[i] = Wh[i, P:P + n_in]
+    for o in range(W_ho.shape[0]):
+        W_ho[o] = Wy[o, :nh]
+        b_o[o] = Wy[o, nh]
+
+
+@numba.njit(cache=True, fastmath={"reassoc"})
+def _finite(a):
+    """No inf or NaN in the 2-D array ``a`` (inf * 0 and nan * 0 are nan, in any order)."""
+    t = 0.0
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            t += a[i, j] * 0.0
+    return t == 0.0
+
+
+@numba.njit(cache=True, fastmath=FAST, error_model="numpy")
 def _train_one_online(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
                       flat, offsets, order, h, lr, mom, reset, xent, period, phase, c0,
                       Hb, Cb, Ab, Dh, Dy, Xb, cnt, istate, stats, status, item0):
     """The fast path of :func:`_train_one` for h' = 1 (SRN rule, BPTT(h, 1), PA).
 
-    Same state, same arithmetic up to rounding (the sums may be reordered and
-    fused); the loops over hidden units are fused with the momentum update.
+    Same state, same rule, same arithmetic up to rounding (sums reordered and
+    fused, :func:`_logistic` for the logistic).  It trains a copy of the
+    network in the layout of :func:`_to_rows`, written back at the end: the
+    weights into a unit are one padded, contiguous row, so every inner loop
+    runs along a row and vectorises, and a unit that is not attentive skips
+    its row.  The bias is a hidden "unit" that is never attentive and holds 1.
+    Rings (slot ``s % B``): ``H`` = [h, 1, 0..], ``A`` = a (0 on the bias and
+    the padding), ``Z`` = z; ``D[k]`` and ``G[k]`` are the deltas and the
+    weight-change factors of step ``s - k`` of the window.  ``Dh``/``Dy`` are
+    not used (deltas live for one step); ``Hb``, ``Cb``, ``Ab`` are read at
+    entry and written back at exit.
     """
     B = Hb.shape[0]
     nh = W_hh.shape[0]
     no = W_ho.shape[0]
     n_in = W_ih.shape[1]
-    acc = np.empty(nh)
+    P = (nh + 4) // 4 * 4  # [h, 1, 0..]
+    O = (no + 3) // 4 * 4  # outputs and padding
+    S = (P + n_in + 3) // 4 * 4  # [c, 1, 0.., onehot(x), 0..]
+    Wh, Wy = _to_rows(W_ih, W_hh, b_h, W_ho, b_o, P, S)
+    Vh, Vy = _to_rows(V_ih, V_hh, V_bh, V_ho, V_bo, P, S)
+    pa = False  # some unit is not attentive at every step
+    for i in range(nh):
+        pa = pa or period[i] != 1
+    # rings over the last B steps (slot s % B): h(s) = [h, 1, 0..], a(s) (0 on the bias and
+    # the padding: they hold their context), z(s) = [c, 1, 0.., onehot(x), 0..]
+    H = np.zeros((B, P))
+    A = np.zeros((B, P))
+    Z = np.zeros((B, S))
+    for sl in range(B):
+        H[sl, :nh] = Hb[sl]
+        H[sl, nh] = 1.0
+        if pa:
+            A[sl, :nh] = Ab[sl]
+        else:
+            A[sl, :nh] = 1.0
+        Z[sl, :nh] = Cb[sl]
+        Z[sl, nh] = 1.0
+        Z[sl, P + Xb[sl]] = 1.0
+    z_reset = np.zeros(P)  # the context after a reset
+    z_reset[:nh] = c0
+    z_reset[nh] = 1.0
+    live = np.zeros(O)  # 1 on the real outputs, 0 on the padding
+    live[:no] = 1.0
+    net = np.zeros(P)
+    ynet = np.zeros(O)
+    dy = np.zeros(O)
+    acc = np.zeros(P)
+    D = np.zeros((B, P))  # D[k]: hidden deltas of step s - k
+    G = np.zeros((B, nh))  # G[k] = lr a(s-k) D[k]
+    win = np.zeros(B, np.int64)  # win[k] = (s - k) % B, the window's ring slots
+    touched = np.zeros(P)  # 1 on units attentive somewhere in the window
     s = istate[0]
+    slot = s % B
     n_valid = istate[1]
     sse = 0.0
     nsteps = 0
@@ -347,136 +483,146 @@ def _train_one_online(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
             n_valid = 0
             for k in range(nh):
                 cnt[k] = (period[k] - phase[k]) % period[k]
+        diverged = False
         for q in range(a, b - 1):
-            slot = s % B
             x = flat[q]
             d = flat[q + 1]
             Xb[slot] = x
-            # ---- forward: c = h(s-1) (c0 after a reset); h = f(b_h + W_ih[:, x] + W_hh @ c)
-            # where attentive
-            prev = (s - 1) % B
-            for j in range(nh):
-                Cb[slot, j] = Hb[prev, j] if n_valid > 0 else c0
+            # ---- forward.  a = (cnt == 0) on the hidden units, cnt = (cnt + 1) % period
+            if pa:
+                for i in range(nh):
+                    A[slot, i] = 1.0 if cnt[i] == 0 else 0.0
+                    cnt[i] = cnt[i] + 1 if cnt[i] + 1 < period[i] else 0
+            # z = [c, 1, 0.., onehot(x), 0..], c = h(s-1) (z_reset after a reset)
+            if n_valid > 0:
+                prev = slot - 1 if slot > 0 else B - 1
+                for j in range(P):
+                    Z[slot, j] = H[prev, j]
+            else:
+                for j in range(P):
+                    Z[slot, j] = z_reset[j]
+            for j in range(P, S):
+                Z[slot, j] = 0.0
+            Z[slot, P + x] = 1.0
+            # net = Wh @ z = W_hh @ c + b_h + W_ih[:, x] on the attentive units
             for i in range(nh):
-                if cnt[i] == 0:
-                    net = b_h[i] + W_ih[i, x]
-                    for j in range(nh):
-                        net += W_hh[i, j] * Cb[slot, j]
-                    Hb[slot, i] = 1.0 / (1.0 + np.exp(-net))
-                    Ab[slot, i] = 1.0
-                else:
-                    Hb[slot, i] = Cb[slot, i]
-                    Ab[slot, i] = 0.0
-                cnt[i] += 1
-                if cnt[i] == period[i]:
-                    cnt[i] = 0
-            # y = f(b_o + W_ho @ h); Y = dE/dnet_o with e = onehot(d) - y
-            e2 = 0.0
+                if A[slot, i] != 0.0:
+                    t = Wh[i, P + x]
+                    for j in range(P):
+                        t += Wh[i, j] * Z[slot, j]
+                    net[i] = t
+            # h = f(net) where attentive, else the held context (bias 1, padding 0)
+            # (selects between values loaded unconditionally: masked loads are slow)
+            for i in range(P):
+                f = _logistic(net[i])
+                c = Z[slot, i]
+                H[slot, i] = f if A[slot, i] != 0.0 else c
+            # y = f(Wy @ [h, 1]); e = onehot(d) - y on the real outputs; dy = dE/dnet
             for o in range(no):
-                net = b_o[o]
-                for j in range(nh):
-                    net += W_ho[o, j] * Hb[slot, j]
-                y = 1.0 / (1.0 + np.exp(-net))
-                e = (1.0 if o == d else 0.0) - y
+                t = 0.0
+                for j in range(P):
+                    t += Wy[o, j] * H[slot, j]
+                ynet[o] = t
+            e2 = 0.0
+            for o in range(O):
+                y = _logistic(ynet[o])
+                e = ((1.0 if o == d else 0.0) - y) * live[o]
                 e2 += e * e
-                Dy[slot, o] = e if xent else e * y * (1.0 - y)
+                dy[o] = e if xent else e * y * (1.0 - y)
             if not np.isfinite(e2):
                 status[0] = 1
                 status[1] = item0 + it
                 status[2] = q - a
-                stats[0] += sse
-                stats[1] += nsteps
-                return
+                diverged = True
+                break
             sse += e2
             nsteps += 1
             if n_valid < B:
                 n_valid += 1
             n_hid = min(h - 1, n_valid)
-            # ---- backward: D(s) = h(1-h) W_ho.T Y, then D(s-k) as in _backward_update
-            if n_hid > 0:
-                for i in range(nh):
-                    acc[i] = 0.0
-                for o in range(no):
-                    yo = Dy[slot, o]
-                    for i in range(nh):
-                        acc[i] += W_ho[o, i] * yo
-                for i in range(nh):
-                    Dh[slot, i] = Hb[slot, i] * (1.0 - Hb[slot, i]) * acc[i]
-                for k in range(1, n_hid):
-                    sl = (s - k) % B
-                    sn = (s - k + 1) % B
-                    for i in range(nh):
-                        acc[i] = 0.0
-                    for l in range(nh):
-                        if Ab[sn, l] != 0.0:
-                            dl = Dh[sn, l]
-                            for i in range(nh):
-                                acc[i] += W_hh[l, i] * dl
-                    for i in range(nh):
-                        hv = Hb[sl, i]
-                        dv = hv * (1.0 - hv) * acc[i]
-                        if Ab[sn, i] == 0.0:
-                            dv += Dh[sn, i]
-                        Dh[sl, i] = dv
-            # ---- output weights: V = mom V + lr Y h.T ; W += V
+            # ---- backward into the hidden layer: acc = Wy.T @ dy, before Wy changes
+            for j in range(P):
+                acc[j] = 0.0
             for o in range(no):
-                c = lr * Dy[slot, o]
-                for j in range(nh):
-                    v = mom * V_ho[o, j] + c * Hb[slot, j]
-                    V_ho[o, j] = v
-                    W_ho[o, j] += v
-                V_bo[o] = mom * V_bo[o] + c
-                b_o[o] += V_bo[o]
-            # ---- hidden weights of units attentive in the window:
-            # V = mom V + lr sum_k (a D)(s-k) [onehot(x), c, 1](s-k).T ; W += V
-            for i in range(nh):
-                if n_hid == 1:
-                    if Ab[slot, i] == 0.0:
+                dyo = dy[o]
+                for j in range(P):
+                    acc[j] += Wy[o, j] * dyo
+            # ---- output weights: Vy = mom Vy + lr dy [h, 1].T ; Wy += Vy
+            for o in range(no):
+                c = lr * dy[o]
+                for j in range(P):
+                    v = mom * Vy[o, j] + c * H[slot, j]
+                    Vy[o, j] = v
+                    Wy[o, j] += v
+            if n_hid > 0:
+                w = slot
+                for k in range(n_hid):
+                    win[k] = w
+                    w = w - 1 if w > 0 else B - 1
+                # ---- hidden deltas of the window, newest first; D[0] = h(1-h) acc
+                for j in range(P):
+                    D[0, j] = H[slot, j] * (1.0 - H[slot, j]) * acc[j]
+                # D[k] = h(1-h) (W_hh.T @ (a D[k-1])) + (1 - a) D[k-1], h of s-k, a of s-k+1
+                # (W_hh.T @ v = sum_i v_i Wh[i, :P], rows of attentive units)
+                for k in range(1, n_hid):
+                    sn = win[k - 1]
+                    sk = win[k]
+                    for j in range(P):
+                        acc[j] = 0.0
+                    for i in range(nh):
+                        if A[sn, i] != 0.0:
+                            di = D[k - 1, i]
+                            for j in range(P):
+                                acc[j] += Wh[i, j] * di
+                    for j in range(P):  # (gamma = 1: a held unit passes its delta on)
+                        dn = D[k - 1, j]
+                        held = dn if A[sn, j] == 0.0 else 0.0
+                        D[k, j] = H[sk, j] * (1.0 - H[sk, j]) * acc[j] + held
+                # G[k] = lr a(s-k) D[k]; touched = max_k a(s-k)
+                for j in range(P):
+                    touched[j] = 0.0
+                for k in range(n_hid):
+                    sk = win[k]
+                    for i in range(nh):
+                        g = lr * D[k, i]
+                        ai = A[sk, i]
+                        G[k, i] = g if ai != 0.0 else 0.0
+                        touched[i] = ai if ai > touched[i] else touched[i]
+                # ---- hidden weights, rows of units attentive somewhere in the window:
+                # Vh[i] = mom Vh[i] + sum_k G[k, i] z(s-k) ; Wh[i] += Vh[i], one pass per
+                # window step (m: the momentum not yet applied), Wh with the last
+                for i in range(nh):
+                    if touched[i] == 0.0:
                         continue
-                    c = lr * Dh[slot, i]
-                    for j in range(nh):
-                        v = mom * V_hh[i, j] + c * Cb[slot, j]
-                        V_hh[i, j] = v
-                        W_hh[i, j] += v
-                    for j in range(n_in):
-                        V_ih[i, j] *= mom
-                    V_ih[i, x] += c
-                    for j in range(n_in):
-                        W_ih[i, j] += V_ih[i, j]
-                    V_bh[i] = mom * V_bh[i] + c
-                    b_h[i] += V_bh[i]
-                    continue
-                touched = False
-                for k in range(n_hid):
-                    if Ab[(s - k) % B, i] != 0.0:
-                        touched = True
-                if not touched:
-                    continue
-                for j in range(nh):
-                    V_hh[i, j] *= mom
-                for j in range(n_in):
-                    V_ih[i, j] *= mom
-                gb = 0.0
-                for k in range(n_hid):
-                    sl = (s - k) % B
-                    if Ab[sl, i] != 0.0:
-                        c = lr * Dh[sl, i]
-                        gb += c
-                        V_ih[i, Xb[sl]] += c
-                        for j in range(nh):
-                            V_hh[i, j] += c * Cb[sl, j]
-                for j in range(nh):
-                    W_hh[i, j] += V_hh[i, j]
-                for j in range(n_in):
-                    W_ih[i, j] += V_ih[i, j]
-                V_bh[i] = mom * V_bh[i] + gb
-                b_h[i] += V_bh[i]
+                    m = mom
+                    for k in range(n_hid - 1):
+                        g = G[k, i]
+                        if g != 0.0:
+                            sk = win[k]
+                            for j in range(S):
+                                Vh[i, j] = m * Vh[i, j] + g * Z[sk, j]
+                            m = 1.0
+                    g = G[n_hid - 1, i]
+                    sk = win[n_hid - 1]
+                    for j in range(S):
+                        v = m * Vh[i, j] + g * Z[sk, j]
+                        Vh[i, j] = v
+                        Wh[i, j] += v
             s += 1
-        if not _weights_finite(W_ih, W_hh, b_h, W_ho, b_o):
+            slot = slot + 1 if slot + 1 < B else 0
+        if diverged:
+            break
+        if not (_finite(Wh) and _finite(Wy)):
             status[0] = 2
             status[1] = item0 + it
             status[2] = b - a - 2
             break
+    _from_rows(Wh, Wy, W_ih, W_hh, b_h, W_ho, b_o)
+    _from_rows(Vh, Vy, V_ih, V_hh, V_bh, V_ho, V_bo)
+    for sl in range(B):
+        Hb[sl] = H[sl, :nh]
+        Ab[sl] = A[sl, :nh]
+        Cb[sl] = Z[sl, :nh]
     istate[0] = s
     istate[1] = n_valid
     stats[0] += sse
