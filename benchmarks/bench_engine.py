@@ -13,6 +13,8 @@ speed-up.  Times are the best of ``--repeat`` runs (the machine may be shared).
 from __future__ import annotations
 
 import argparse
+import os
+import platform
 import time
 
 import numba
@@ -70,6 +72,18 @@ def naive_numpy(strings, h, period, phase, lr=0.01, mom=0.3, seed=0):
     return steps
 
 
+def cpu_name():
+    """The processor's model name (Linux: /proc/cpuinfo), else what platform knows."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def best_time(fn, repeat):
     best = np.inf
     for _ in range(repeat):
@@ -85,6 +99,7 @@ def main(argv=None):
     ap.add_argument("--naive-strings", type=int, default=150, help="strings for naive numpy")
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args(argv)
+    print(f"{cpu_name()}, {os.cpu_count()} logical cores, numba {numba.__version__}")
     tables = embedded_reber().tables()
     flat, offsets = sample_strings(tables, args.naive_strings, 1)
     naive_strings = [flat[offsets[i]:offsets[i + 1]] for i in range(offsets.size - 1)]

@@ -427,16 +427,17 @@ def _train_one_online(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
     Rings (slot ``s % B``): ``H`` = [h, 1, 0..], ``A`` = a (0 on the bias and
     the padding), ``Z`` = z; ``D[k]`` and ``G[k]`` are the deltas and the
     weight-change factors of step ``s - k`` of the window.  ``Dh``/``Dy`` are
-    not used (deltas live for one step); ``Hb``, ``Cb``, ``Ab`` are read at
-    entry and written back at exit.
+    not used (deltas live for one step); ``Hb``, ``Cb``, ``Ab``, ``Xb`` and
+    ``cnt`` are read at entry and written back at exit.
     """
     B = Hb.shape[0]
     nh = W_hh.shape[0]
     no = W_ho.shape[0]
     n_in = W_ih.shape[1]
-    P = (nh + 4) // 4 * 4  # [h, 1, 0..]
-    O = (no + 3) // 4 * 4  # outputs and padding
-    S = (P + n_in + 3) // 4 * 4  # [c, 1, 0.., onehot(x), 0..]
+    # widths, padded to multiples of 4: [h, 1, 0..], the outputs, z = [c, 1, 0.., onehot(x), 0..]
+    P = (nh + 4) // 4 * 4
+    O = (no + 3) // 4 * 4
+    S = (P + n_in + 3) // 4 * 4
     Wh, Wy = _to_rows(W_ih, W_hh, b_h, W_ho, b_o, P, S)
     Vh, Vy = _to_rows(V_ih, V_hh, V_bh, V_ho, V_bo, P, S)
     pa = False  # some unit is not attentive at every step
@@ -470,6 +471,9 @@ def _train_one_online(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
     G = np.zeros((B, nh))  # G[k] = lr a(s-k) D[k]
     win = np.zeros(B, np.int64)  # win[k] = (s - k) % B, the window's ring slots
     touched = np.zeros(P)  # 1 on units attentive somewhere in the window
+    # local copies of the per-step state (no stores near other networks' rows: false sharing)
+    X = Xb.copy()
+    count = cnt.copy()
     s = istate[0]
     slot = s % B
     n_valid = istate[1]
@@ -482,17 +486,17 @@ def _train_one_online(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
         if reset:
             n_valid = 0
             for k in range(nh):
-                cnt[k] = (period[k] - phase[k]) % period[k]
+                count[k] = (period[k] - phase[k]) % period[k]
         diverged = False
         for q in range(a, b - 1):
             x = flat[q]
             d = flat[q + 1]
-            Xb[slot] = x
+            X[slot] = x
             # ---- forward.  a = (cnt == 0) on the hidden units, cnt = (cnt + 1) % period
             if pa:
                 for i in range(nh):
-                    A[slot, i] = 1.0 if cnt[i] == 0 else 0.0
-                    cnt[i] = cnt[i] + 1 if cnt[i] + 1 < period[i] else 0
+                    A[slot, i] = 1.0 if count[i] == 0 else 0.0
+                    count[i] = count[i] + 1 if count[i] + 1 < period[i] else 0
             # z = [c, 1, 0.., onehot(x), 0..], c = h(s-1) (z_reset after a reset)
             if n_valid > 0:
                 prev = slot - 1 if slot > 0 else B - 1
@@ -623,6 +627,8 @@ def _train_one_online(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
         Hb[sl] = H[sl, :nh]
         Ab[sl] = A[sl, :nh]
         Cb[sl] = Z[sl, :nh]
+    Xb[:] = X
+    cnt[:] = count
     istate[0] = s
     istate[1] = n_valid
     stats[0] += sse
