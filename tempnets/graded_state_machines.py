@@ -807,8 +807,13 @@ def growth_evidence(medians) -> dict:
 EXPECT_PROBLEM3_GROWTH = False
 """Whether every pair of the sweep shows epochs growing with the S's (set from the run)."""
 
-EXPECT_PROBLEM3_SIZE_EFFECT = True
-"""Whether the largest network solves the largest problem clearly more often (set from the run)."""
+EXPECT_PROBLEM3_SIZE_EFFECT = False
+"""Whether the largest network solves the largest problem clearly more often (set from the run).
+
+At book scale (8 runs per cell) the measured difference sits at the threshold: 0.5 with one
+build of the training kernel, 0.375 with the current one (rounding differences change which
+runs finish within the cap).  So we report it as not holding at book scale; the paper-scale
+sweep is the real test."""
 
 SIZE_EFFECT_AT_LEAST = 0.5
 """Our test of "learning was faster when the number of hidden units was larger": at the largest
