@@ -233,17 +233,19 @@ def _backward_update(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo, l
             b_h[i] += V_bh[i]
 
 
+@numba.njit(cache=True, fastmath={"reassoc"})
+def _finite(a):
+    """No inf or NaN in the array ``a`` (inf * 0 and nan * 0 are nan, in any order)."""
+    t = 0.0
+    for v in a.flat:
+        t += v * 0.0
+    return t == 0.0
+
+
 @numba.njit(cache=True)
 def _weights_finite(W_ih, W_hh, b_h, W_ho, b_o):
-    t = 0.0
-    for a in (W_ih, W_hh, W_ho):
-        for i in range(a.shape[0]):
-            for j in range(a.shape[1]):
-                t += a[i, j] * 0.0
-    for a in (b_h, b_o):
-        for i in range(a.shape[0]):
-            t += a[i] * 0.0
-    return t == 0.0  # inf * 0 and nan * 0 are nan
+    return (_finite(W_ih) and _finite(W_hh) and _finite(b_h) and _finite(W_ho)
+            and _finite(b_o))
 
 
 @numba.njit(cache=True)
@@ -400,16 +402,6 @@ def _from_rows(Wh, Wy, W_ih, W_hh, b_h, W_ho, b_o):
     for o in range(W_ho.shape[0]):
         W_ho[o] = Wy[o, :nh]
         b_o[o] = Wy[o, nh]
-
-
-@numba.njit(cache=True, fastmath={"reassoc"})
-def _finite(a):
-    """No inf or NaN in the 2-D array ``a`` (inf * 0 and nan * 0 are nan, in any order)."""
-    t = 0.0
-    for i in range(a.shape[0]):
-        for j in range(a.shape[1]):
-            t += a[i, j] * 0.0
-    return t == 0.0
 
 
 @numba.njit(cache=True, fastmath=FAST, error_model="numpy")

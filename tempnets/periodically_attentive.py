@@ -865,15 +865,14 @@ def run_fig6_2(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Res
 # ----------------------------------------------------------------------------- Figure 8.1
 
 
-def _bptt_claims(t, s, th, source, pa=False, embed_expected=True, embed_note=""):
+def _bptt_claims(t, s, th, source, pa=False, embed_expected=True):
     pre = "PA-" if pa else ""
     b3, b4, b5 = (np.array(s[f"{pre}BPTT({h},1)"]["final"]) for h in (3, 4, 5))
     emb = np.array([np.mean(s[f"{pre}BPTT({h},1)"]["embed"]) for h in (3, 4, 5)])
     tm = [thesis_mean(th[f"{pre}BPTT({h},1)"]["final"]) for h in (3, 4, 5)]
     t.add(f"every {pre}BPTT(h,1) learns the embedded part: smallest mean embed >= 95%", source,
           min(thesis_mean(th[f"{pre}BPTT({h},1)"]["embed"]) for h in (3, 4, 5)),
-          round(float(emb.min()), 1), claims.at_least(95.0), expected=embed_expected,
-          note=embed_note)
+          round(float(emb.min()), 1), claims.at_least(95.0), expected=embed_expected)
     return b3, b4, b5, tm
 
 
