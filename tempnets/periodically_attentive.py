@@ -389,10 +389,7 @@ def score(params: SRNParams, strings, grammar, config: TrainConfig) -> dict:
     p = params.stack()
     enc = [grammar.encode(s) for s in strings]
     y, off = srn_forward(p, enc, **_attention(config))
-    e_ok = np.array([metrics.embed_predicted(y[r], strings, grammar, offsets=off)
-                     for r in range(y.shape[0])])
-    f_ok = np.array([metrics.final_predicted(y[r], strings, grammar, offsets=off)
-                     for r in range(y.shape[0])])
+    e_ok, f_ok = metrics.embed_final_many(y, strings, grammar, off)
     return {"embed": 100.0 * e_ok.mean(axis=1), "final": 100.0 * f_ok.mean(axis=1),
             "embed_ok": e_ok, "final_ok": f_ok}
 

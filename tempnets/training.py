@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import numbers
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numba
@@ -444,7 +445,7 @@ def _check_tables(tables):
     return (symbol.astype(np.int64), target.astype(np.int64), cumprob, int(start))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _sample_kernel(symbol, target, cumprob, start, u, n_want, done, pos, flat, offsets,
                    max_len):
     """Append whole strings to ``flat``/``offsets`` using uniforms ``u`` in order.
@@ -503,7 +504,9 @@ def _sample_for(tables, gen, leftover, n, max_len, cap):
         if code == 0:
             return flat[:pos], offsets, u
         if code == 1:
-            u = np.concatenate([u, gen.random(_U_BLOCK)])
+            # enough for the strings still wanted (about 10 uniforms a string in the
+            # grammars here); the stream is the same whatever the block sizes
+            u = np.concatenate([u, gen.random(max(_U_BLOCK, 12 * (n - done)))])
         elif code == 2:
             flat = np.concatenate([flat, np.empty(flat.size, np.int64)])
         else:
@@ -575,15 +578,16 @@ def train_online(tables, n_strings: int, *, config: TrainConfig = TrainConfig(),
                       unit="strings") as bar:
         while done < n_strings:
             k = min(chunk_strings, n_strings - done)
-            parts = []
-            for r in range(R):
-                f, o, leftovers[r] = _sample_for(t, gens[r], leftovers[r], k, max_length, cap)
-                parts.append((f, o))
-            width = max(f.size for f, _ in parts)
+            # each network's strings from its own generator: threads cannot change them
+            with ThreadPoolExecutor(min(R, numba.get_num_threads())) as pool:
+                parts = list(pool.map(
+                    lambda r: _sample_for(t, gens[r], leftovers[r], k, max_length, cap), range(R)))
+            leftovers = [u for _, _, u in parts]
+            width = max(f.size for f, _, _ in parts)
             cap = max(cap, width)
             flat = np.zeros((R, width), np.int64)
             offsets = np.empty((R, k + 1), np.int64)
-            for r, (f, o) in enumerate(parts):
+            for r, (f, o, _) in enumerate(parts):
                 flat[r, :f.size] = f
                 offsets[r] = o
             order = np.tile(np.arange(k, dtype=np.int64), (R, 1))

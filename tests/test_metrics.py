@@ -125,6 +125,29 @@ def test_embed_fails_when_one_embedded_symbol_is_missed_and_ignores_outside_step
         assert not mt.embed_predicted([c], [s], g)[0], f"missed symbol {j} of {s}"
 
 
+@pytest.mark.parametrize("grammar", ["embedded", "time-varying", "thesis time-varying"])
+def test_embed_final_many_equals_the_per_network_definitions(grammar):
+    g = {"embedded": gr.embedded_reber(), "time-varying": gr.time_varying_embedded_reber(),
+         "thesis time-varying": gr.thesis_embedded_reber(time_varying=True)}[grammar]
+    strings = g.sample(60, 4)
+    rng = np.random.default_rng(5)
+    off = np.concatenate([[0], np.cumsum([len(s) - 1 for s in strings])])
+    # ideal predictions blurred so that both measures pass for some strings and fail for others
+    ideal_flat = np.concatenate([ideal(g, s) for s in strings])
+    y = np.stack([np.clip(ideal_flat + rng.normal(0, sd, ideal_flat.shape), 0.001, 1)
+                  for sd in (0.0, 0.05, 0.12, 0.2)])
+    e_ok, f_ok = mt.embed_final_many(y, strings, g, off)
+    for r in range(y.shape[0]):
+        np.testing.assert_array_equal(e_ok[r], mt.embed_predicted(y[r], strings, g, offsets=off))
+        np.testing.assert_array_equal(f_ok[r], mt.final_predicted(y[r], strings, g, offsets=off))
+    assert e_ok[0].all() and f_ok[0].all()
+    assert 0 < e_ok[2:].mean() < 1 and 0 < f_ok[2:].mean() < 1  # the check can tell
+    with pytest.raises(ValueError, match=r"shape \(R, steps, n_out\)"):
+        mt.embed_final_many(y[0], strings, g, off)
+    with pytest.raises(ValueError, match="offsets"):
+        mt.embed_final_many(y, strings, g, off[:-1])
+
+
 def test_indicator_position():
     assert mt.indicator_position("BTBTXSETE") == 1
     assert mt.indicator_position("BXXVPBPVVEPE") == 4
