@@ -442,13 +442,22 @@ def _check_tables(tables):
                              f"at 1.0 on its last arc, got {c}")
     if not np.any(target[symbol >= 0] == -1):
         raise ValueError("tables: no arc ends a string (target -1)")
-    return (symbol.astype(np.int64), target.astype(np.int64), cumprob, int(start))
+    # the sampler's form: arc k is taken when x >= edges[k - 1] and x < edges[k]; the last
+    # arc's edge is 2 (x < 1 always), so that it also takes what rounding leaves below 1
+    edges = np.where(np.arange(symbol.shape[1]) < (symbol >= 0).sum(axis=1, keepdims=True) - 1,
+                     cumprob, 2.0)
+    return (symbol.astype(np.int64), target.astype(np.int64), edges, int(start))
 
 
 @numba.njit(cache=True, nogil=True)
-def _sample_kernel(symbol, target, cumprob, start, u, n_want, done, pos, flat, offsets,
+def _sample_kernel(symbol, target, edges, start, u, n_want, done, pos, flat, offsets,
                    max_len):
     """Append whole strings to ``flat``/``offsets`` using uniforms ``u`` in order.
+
+    From state ``st`` a uniform ``x`` takes the first arc whose cumulative
+    probability exceeds ``x`` (the last arc if none does): the number of
+    ``edges[st]`` that ``x`` reaches (see :func:`_check_tables`), counted without
+    branches, which a random choice would mispredict half the time.
 
     Returns ``(done, pos, used, code)``: code 0 all wanted strings made, 1 out
     of uniforms, 2 out of room in ``flat``, 3 a string longer than ``max_len``.
@@ -469,14 +478,8 @@ def _sample_kernel(symbol, target, cumprob, start, u, n_want, done, pos, flat, o
             x = u[used]
             used += 1
             k = 0
-            last = 0
-            while k < symbol.shape[1] and symbol[st, k] >= 0:
-                last = k
-                if x < cumprob[st, k]:
-                    break
-                k += 1
-            if k == symbol.shape[1] or symbol[st, k] < 0:
-                k = last
+            for j in range(edges.shape[1]):
+                k += x >= edges[st, j]
             flat[pos] = symbol[st, k]
             pos += 1
             st = target[st, k]
@@ -490,28 +493,40 @@ def _sample_kernel(symbol, target, cumprob, start, u, n_want, done, pos, flat, o
 _U_BLOCK = 4096
 
 
-def _sample_for(tables, gen, leftover, n, max_len, cap):
-    """``n`` strings for one network; returns ``(flat, offsets, leftover uniforms)``."""
-    symbol, target, cumprob, start = tables
-    flat = np.empty(max(cap, 16), np.int64)
-    offsets = np.zeros(n + 1, np.int64)
-    done = pos = 0
-    u = leftover
+def _sample_into(tables, gen, u, n, max_len, flat, offsets, done=0, pos=0):
+    """Strings ``done .. n - 1`` for one network, into the buffers ``flat``/``offsets``.
+
+    Uses the uniforms ``u`` first, then draws more from ``gen``.  Returns
+    ``(done, pos, leftover uniforms, full)``; ``full`` means ``flat`` ran out of
+    room (call again with a larger buffer holding the first ``pos`` symbols).
+    """
+    symbol, target, edges, start = tables
     while True:
-        done, pos, used, code = _sample_kernel(symbol, target, cumprob, start, u, n, done, pos,
+        done, pos, used, code = _sample_kernel(symbol, target, edges, start, u, n, done, pos,
                                                flat, offsets, max_len)
         u = u[used:]
         if code == 0:
-            return flat[:pos], offsets, u
+            return done, pos, u, False
         if code == 1:
             # enough for the strings still wanted (about 10 uniforms a string in the
             # grammars here); the stream is the same whatever the block sizes
             u = np.concatenate([u, gen.random(max(_U_BLOCK, 12 * (n - done)))])
         elif code == 2:
-            flat = np.concatenate([flat, np.empty(flat.size, np.int64)])
+            return done, pos, u, True
         else:
             raise ValueError(f"a sampled string exceeded max_length={max_len} symbols; "
                              "does every state of the grammar lead to an end arc?")
+
+
+def _sample_for(tables, gen, leftover, n, max_len, cap):
+    """``n`` strings for one network; returns ``(flat, offsets, leftover uniforms)``."""
+    flat = np.empty(max(cap, 16), np.int64)
+    offsets = np.zeros(n + 1, np.int64)
+    done, pos, u, full = _sample_into(tables, gen, leftover, n, max_len, flat, offsets)
+    while full:
+        flat = np.concatenate([flat, np.empty(flat.size, np.int64)])
+        done, pos, u, full = _sample_into(tables, gen, u, n, max_len, flat, offsets, done, pos)
+    return flat[:pos], offsets, u
 
 
 def sample_strings(tables, n_strings: int, rng=None, *, max_length: int = 100_000):
@@ -570,26 +585,31 @@ def train_online(tables, n_strings: int, *, config: TrainConfig = TrainConfig(),
     R, gens, p, period, phase = _start(config, n_in, n_out, n_networks, rng, params)
     engine = _Engine(p, config, period, phase)
     leftovers = [np.zeros(0) for _ in range(R)]
-    cap = 16 * chunk_strings
+    # one buffer for every chunk's strings (row r: network r's), grown when a chunk needs it
+    k = min(chunk_strings, n_strings)
+    flat = np.zeros((R, 12 * k), np.int64)
+    offsets = np.zeros((R, k + 1), np.int64)
     seen, errs = [], []
     steps = np.zeros(R, np.int64)
     done = 0
+
+    def sample(r):
+        return _sample_into(t, gens[r], leftovers[r], k, max_length, flat[r], offsets[r])
+
+    # each network's strings come from its own generator: threads cannot change them
     with progress_bar(n_strings * R, desc=f"training {R} SRN(s)", progress=progress,
-                      unit="strings") as bar:
+                      unit="strings") as bar, \
+            ThreadPoolExecutor(min(R, numba.get_num_threads())) as pool:
         while done < n_strings:
-            k = min(chunk_strings, n_strings - done)
-            # each network's strings from its own generator: threads cannot change them
-            with ThreadPoolExecutor(min(R, numba.get_num_threads())) as pool:
-                parts = list(pool.map(
-                    lambda r: _sample_for(t, gens[r], leftovers[r], k, max_length, cap), range(R)))
-            leftovers = [u for _, _, u in parts]
-            width = max(f.size for f, _, _ in parts)
-            cap = max(cap, width)
-            flat = np.zeros((R, width), np.int64)
-            offsets = np.empty((R, k + 1), np.int64)
-            for r, (f, o, _) in enumerate(parts):
-                flat[r, :f.size] = f
-                offsets[r] = o
+            if n_strings - done < k:
+                k = n_strings - done
+                offsets = np.zeros((R, k + 1), np.int64)
+            for r, (n_done, pos, u, full) in enumerate(list(pool.map(sample, range(R)))):
+                while full:
+                    flat = np.concatenate([flat, np.zeros_like(flat)], axis=1)
+                    n_done, pos, u, full = _sample_into(t, gens[r], u, k, max_length, flat[r],
+                                                        offsets[r], n_done, pos)
+                leftovers[r] = u
             order = np.tile(np.arange(k, dtype=np.int64), (R, 1))
             stats = engine.run(flat, offsets, order, done)
             done += k

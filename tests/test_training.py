@@ -48,6 +48,25 @@ def test_online_training_is_training_on_the_sampled_strings():
     assert hist.n_steps[0] == flat.size - 300
 
 
+def test_strings_longer_than_the_buffer_expects_give_the_same_training():
+    """train_online samples each chunk into a buffer of 12 symbols a string per network and
+    grows it when a chunk needs more: with long strings the result is still the networks
+    trained alone on the strings sample_strings draws."""
+    from tempnets.grammars import long_embedded_reber
+
+    tables = long_embedded_reber().tables()
+    many = train_online(tables, 40, config=SMALL, n_networks=3, rng=4, progress=False,
+                        chunk_strings=6)
+    for k, gen in enumerate(spawn(4, 3)):  # (the buffer grows when some rows are half full)
+        p0 = _draw_params(gen, 7, 6, 7, SMALL.init_range)
+        flat, offsets = sample_strings(tables, 40, rng=gen)
+        assert flat.size / 40 > 12  # the buffer had to grow
+        alone = train_epochs(flat, offsets, n_epochs=1, config=SMALL, params=p0, shuffle=False,
+                             progress=False)
+        assert_same(many.params.network(k), alone.params.network(0))
+        assert many.n_steps[k] == flat.size - 40
+
+
 def test_network_k_alone_equals_network_k_among_R_on_any_thread_count():
     cfg = TrainConfig.pa(n_normal=3, n_pa=3, period=3, h=3, learning_rate=0.05)
     many = train_online(TABLES, 400, config=cfg, n_networks=4, rng=11, progress=False,
