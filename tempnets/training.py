@@ -604,9 +604,13 @@ def train_online(tables, n_strings: int, *, config: TrainConfig = TrainConfig(),
             if n_strings - done < k:
                 k = n_strings - done
                 offsets = np.zeros((R, k + 1), np.int64)
+            sampled_width = flat.shape[1]
             for r, (n_done, pos, u, full) in enumerate(list(pool.map(sample, range(R)))):
-                while full:
-                    flat = np.concatenate([flat, np.zeros_like(flat)], axis=1)
+                width = sampled_width
+                while full:  # network r filled a row of `width` symbols
+                    if flat.shape[1] == width:
+                        flat = np.concatenate([flat, np.zeros_like(flat)], axis=1)
+                    width = flat.shape[1]
                     n_done, pos, u, full = _sample_into(t, gens[r], u, k, max_length, flat[r],
                                                         offsets[r], n_done, pos)
                 leftovers[r] = u

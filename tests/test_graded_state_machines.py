@@ -294,3 +294,22 @@ def test_length_statistics_and_the_literal_asymmetrical_reading():
     m_exit, sd_exit = gsm.length_statistics(grammars.embedded_subgrammar(False))
     m_lit, _ = gsm.length_statistics(lit)
     assert abs(m_exit - 5.8) <= 0.05 + 1e-9 and abs(sd_exit - 1.3) <= 0.05 and abs(m_lit - 5.8) > 1.0
+
+
+def test_problem3_claims_rederive_from_the_recorded_paper_scale_run():
+    """run_problem3(trained=...) recomputes the claims of a recorded run without training:
+    the same values as recorded, and the chapter's per-scale expectations."""
+    from pathlib import Path
+
+    from tempnets import experiments
+
+    path = Path(__file__).resolve().parents[1] / "book" / "paper_scale" / "gsm-problem3.json"
+    again, record = experiments.rederive(path)
+    assert [r["ours"] for r in again.claims.rows()] == [r["ours"] for r in record["claims"]]
+    again.claims.verify()
+    size_effect = again.claims.rows()[-1]
+    assert size_effect["expected"] is gsm.EXPECT_PROBLEM3_SIZE_EFFECT["paper"]
+    book = gsm.run_problem3("book", trained=record["data"])  # book-scale statement, same data
+    assert book.claims.rows()[-1]["expected"] is gsm.EXPECT_PROBLEM3_SIZE_EFFECT["book"]
+    with pytest.raises(ValueError, match="missing"):
+        gsm.run_problem3("paper", trained={"main": {}})
