@@ -98,6 +98,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from .srn import FAST, _from_rows, _logistic, _row_widths, _to_rows
+
 FASTMATH = False  # the general kernel: strict IEEE, plain loops
 
 
@@ -236,9 +238,10 @@ def _backward_update(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo, l
 @numba.njit(cache=True, fastmath={"reassoc"})
 def _finite(a):
     """No inf or NaN in the array ``a`` (inf * 0 and nan * 0 are nan, in any order)."""
+    b = a.reshape(-1)
     t = 0.0
-    for v in a.flat:
-        t += v * 0.0
+    for i in range(b.size):
+        t += b[i] * 0.0
     return t == 0.0
 
 
@@ -328,82 +331,6 @@ def _train_many(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
 
 # ----------------------------------------------------------------------------- h' = 1
 
-FAST = {"reassoc", "contract", "nsz", "arcp"}  # no nnan/ninf: NaN must stay visible
-
-_LOG2E = 1.4426950408889634
-_LN2_HI = 6.93147180369123816490e-01  # ln 2 = _LN2_HI + _LN2_LO; k * _LN2_HI is exact
-_LN2_LO = 1.90821492927058770002e-10
-_ROUND = 6755399441055744.0  # 1.5 * 2**52: the integer k sits in the low bits of k + _ROUND
-# the [6/6] Pade approximant of exp: exp(r) ~ p(r) / p(-r), p(r) = sum_j _PADE[j] r**j
-_PADE = (1.0, 1.0 / 2.0, 5.0 / 44.0, 1.0 / 66.0, 1.0 / 792.0, 1.0 / 15840.0, 1.0 / 665280.0)
-
-
-@numba.njit(cache=True, fastmath={"contract"})
-def _logistic(u):
-    """1 / (1 + exp(-u)) within a few ulp, in plain arithmetic so that loops calling it
-    vectorise (no libm call) and with a short dependency chain.
-
-    exp(-u) = 2**k exp(r) with k = rint(-u / ln 2), |r| <= ln(2) / 2 and
-    exp(r) = p(r) / p(-r) (the [6/6] Pade approximant, error < 1e-18 there), so
-    the logistic is p(-r) / (p(-r) + 2**k p(r)), one division; 2**k is built
-    from its exponent bits.  -u is clamped to [-708, 709] (exp(-708) ~ 3e-308, so
-    the unit still saturates at 0 or 1 to double precision); NaN stays NaN.
-    Strict IEEE but for fused multiply-adds: reassociation would undo the
-    two-part reduction.
-    """
-    x = -u
-    x = -708.0 if x < -708.0 else x
-    x = 709.0 if x > 709.0 else x
-    k = np.rint(x * _LOG2E)
-    r = (x - k * _LN2_HI) - k * _LN2_LO
-    r2 = r * r
-    even = ((_PADE[6] * r2 + _PADE[4]) * r2 + _PADE[2]) * r2 + _PADE[0]
-    odd = ((_PADE[5] * r2 + _PADE[3]) * r2 + _PADE[1]) * r
-    two_k = (np.float64(k + _ROUND).view(np.int64) + 1023) << 52
-    q = even - odd
-    return q / (q + (even + odd) * np.int64(two_k).view(np.float64))
-
-
-@numba.njit(cache=True)
-def _to_rows(W_ih, W_hh, b_h, W_ho, b_o, P, S):
-    """One network's weights (or velocities) as rows of weights into each unit.
-
-    ``Wh[i]`` holds the weights into hidden unit ``i`` from its sources
-    ``z = [c, 1, 0.., onehot(x), 0..]``: ``W_hh[i]`` at ``:nh``, ``b_h[i]`` at ``nh``
-    and ``W_ih[i]`` at ``P:P + n_in``; ``Wy[o]`` holds the weights into output ``o`` from
-    ``[h, 1, 0..]``: ``W_ho[o]`` at ``:nh``, ``b_o[o]`` at ``nh``.  ``P`` and ``S`` pad
-    the rows to multiples of 4; the padding is zero and stays zero.
-    """
-    nh = W_hh.shape[0]
-    n_in = W_ih.shape[1]
-    no = W_ho.shape[0]
-    Wh = np.zeros((nh, S))
-    Wy = np.zeros((no, P))
-    for i in range(nh):
-        Wh[i, :nh] = W_hh[i]
-        Wh[i, nh] = b_h[i]
-        Wh[i, P:P + n_in] = W_ih[i]
-    for o in range(no):
-        Wy[o, :nh] = W_ho[o]
-        Wy[o, nh] = b_o[o]
-    return Wh, Wy
-
-
-@numba.njit(cache=True)
-def _from_rows(Wh, Wy, W_ih, W_hh, b_h, W_ho, b_o):
-    """The inverse of :func:`_to_rows`, written into the library's arrays."""
-    nh = W_hh.shape[0]
-    n_in = W_ih.shape[1]
-    P = Wy.shape[1]
-    for i in range(nh):
-        W_hh[i] = Wh[i, :nh]
-        b_h[i] = Wh[i, nh]
-        W_ih[i] = Wh[i, P:P + n_in]
-    for o in range(W_ho.shape[0]):
-        W_ho[o] = Wy[o, :nh]
-        b_o[o] = Wy[o, nh]
-
-
 @numba.njit(cache=True, fastmath=FAST, error_model="numpy")
 def _train_one_online(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
                       flat, offsets, order, h, lr, mom, reset, xent, period, phase, c0,
@@ -426,10 +353,7 @@ def _train_one_online(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
     nh = W_hh.shape[0]
     no = W_ho.shape[0]
     n_in = W_ih.shape[1]
-    # widths, padded to multiples of 4: [h, 1, 0..], the outputs, z = [c, 1, 0.., onehot(x), 0..]
-    P = (nh + 4) // 4 * 4
-    O = (no + 3) // 4 * 4
-    S = (P + n_in + 3) // 4 * 4
+    P, O, S = _row_widths(nh, no, n_in)
     Wh, Wy = _to_rows(W_ih, W_hh, b_h, W_ho, b_o, P, S)
     Vh, Vy = _to_rows(V_ih, V_hh, V_bh, V_ho, V_bo, P, S)
     pa = False  # some unit is not attentive at every step

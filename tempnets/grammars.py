@@ -164,15 +164,15 @@ class FiniteStateGrammar:
         """Return ``s`` if it is a str of alphabet letters, else raise a clear TypeError/ValueError."""
         if not isinstance(s, str):
             raise TypeError(f"{what} must be a str, got {type(s).__name__} ({s!r})")
-        for ch in s:
-            if ch not in self.alphabet:
-                raise ValueError(f"{what} {s!r} has letter {ch!r}, not in the alphabet {self.alphabet}")
+        if not set(s) <= set(self.alphabet):
+            ch = next(ch for ch in s if ch not in self.alphabet)
+            raise ValueError(f"{what} {s!r} has letter {ch!r}, not in the alphabet {self.alphabet}")
         return s
 
     def encode(self, s: str) -> np.ndarray:
         """Return the symbol indices of ``s`` as a 1-D ``int64`` array."""
         self.validate(s)
-        return np.array([self.alphabet.index(ch) for ch in s], dtype=np.int64)
+        return np.fromiter(map(self.alphabet.index, s), dtype=np.int64, count=len(s))
 
     def decode(self, indices) -> str:
         """Return the string spelled by symbol indices (inverse of :meth:`encode`)."""

@@ -64,7 +64,7 @@ from .training import TrainConfig, train_online
 
 __all__ = [
     "CONDITIONS", "SIZES", "THESIS", "Sizes", "condition_config", "test_strings",
-    "length_statistics", "score", "train_condition", "complementary_pairs",
+    "length_statistics", "score", "train_condition", "train_conditions", "complementary_pairs",
     "hidden_differences", "hidden_trace", "indicator_units", "activation_table",
     "failure_cases", "params_from_data", "make_test_sets", "flat_params", "unflat_params",
     "summed_error",
@@ -432,48 +432,76 @@ def train_condition(grammar, config: TrainConfig, sizes: Sizes, *, seed: int = 0
         nested lists, ``params`` (final weights as nested lists, see
         :func:`params_from_data`), ``networks`` and ``wall_time_s``.
     """
+    hook = None if on_test is None else {"run": on_test}
+    return train_conditions(grammar, {"run": config}, sizes, seed=seed, tests=tests,
+                            networks=networks, progress=progress, on_test=hook)["run"]
+
+
+def train_conditions(grammar, configs: dict, sizes: Sizes, *, seed: int = 0, tests: dict,
+                     networks=None, progress=None, on_test=None) -> dict:
+    """:func:`train_condition` for several conditions side by side, sampling the strings once.
+
+    ``configs`` maps names to :class:`TrainConfig` (same network sizes); the
+    result maps the same names to what :func:`train_condition` returns for
+    each, with the same numbers (the strings are shared, not changed), and
+    ``on_test`` is ``None`` or a dict ``name -> callable``.  ``wall_time_s`` is
+    the time of the whole call, and ``trained_with`` lists the conditions that
+    shared it.
+    """
     t0 = time.perf_counter()
+    names = list(configs)
+    hooks = on_test or {}
     nets = list(range(sizes.n_networks)) if networks is None else [int(k) for k in networks]
     tables = grammar.tables()
     seen, params = [], None
-    sc = {name: {"embed": [], "final": []} for name in tests}
+    sc = {n: {name: {"embed": [], "final": []} for name in tests} for n in names}
 
-    def test(n_seen, p):
+    def test(n_seen, ps):
         seen.append(n_seen)
-        for name, (strings, g) in tests.items():
-            s = score(p, strings, g, config)
-            sc[name]["embed"].append(s["embed"])
-            sc[name]["final"].append(s["final"])
-        if on_test is not None:
-            on_test(n_seen, p)
+        for n, p in zip(names, ps):
+            for name, (strings, g) in tests.items():
+                s = score(p, strings, g, configs[n])
+                sc[n][name]["embed"].append(s["embed"])
+                sc[n][name]["final"].append(s["final"])
+            if n in hooks:
+                hooks[n](n_seen, p)
 
     gens = spawn(seed, max(nets) + 1)
-    p0 = [init_params(7, config.n_hidden, 7, r=config.init_range, rng=gens[k]) for k in nets]
+    for n in names[1:]:
+        if configs[n].n_hidden != configs[names[0]].n_hidden:
+            raise ValueError(f"conditions trained side by side need the same n_hidden; "
+                             f"{names[0]!r} has {configs[names[0]].n_hidden}, {n!r} "
+                             f"{configs[n].n_hidden}")
+    p0 = [init_params(7, configs[names[0]].n_hidden, 7, r=configs[names[0]].init_range,
+                      rng=gens[k]) for k in nets]
     p0 = SRNParams(*(np.stack(a) for a in zip(*p0)))
-    test(0, p0)
+    test(0, [p0] * len(names))
     n_seg = sizes.n_strings // sizes.test_every
+    cfgs = [configs[n] for n in names]
     for j in range(n_seg):
         if j == 0:
             # initial weights then strings from spawn(seed, R)[k], exactly as train_online draws them
-            h = train_online(tables, sizes.test_every, config=config, n_networks=nets, rng=seed,
-                             progress=progress, chunk_strings=min(sizes.test_every, 50_000))
+            hs = train_online(tables, sizes.test_every, config=cfgs, n_networks=nets, rng=seed,
+                              progress=progress, chunk_strings=min(sizes.test_every, 50_000))
         else:
-            h = train_online(tables, sizes.test_every, config=config, n_networks=nets,
-                             rng=_seed(seed, "segment", j), params=params, progress=progress,
-                             chunk_strings=min(sizes.test_every, 50_000))
-        params = h.params
+            hs = train_online(tables, sizes.test_every, config=cfgs, n_networks=nets,
+                              rng=_seed(seed, "segment", j), params=params, progress=progress,
+                              chunk_strings=min(sizes.test_every, 50_000))
+        params = [h.params for h in hs]
         test((j + 1) * sizes.test_every, params)
-    return {
-        "strings_seen": seen,
+    wall = round(time.perf_counter() - t0, 2)
+    return {n: {
+        "strings_seen": list(seen),
         "scores": {name: {k: np.array(v).T.round(2).tolist() for k, v in d.items()}
-                   for name, d in sc.items()},
-        "params": [a.tolist() for a in params],
+                   for name, d in sc[n].items()},
+        "params": [a.tolist() for a in p],
         "networks": nets,
-        "config": {"h": config.h, "h_prime": config.h_prime, "context_init": config.context_init,
-                   "period": config.period,
-                   "phase": config.phase},
-        "wall_time_s": round(time.perf_counter() - t0, 2),
-    }
+        "config": {"h": c.h, "h_prime": c.h_prime, "context_init": c.context_init,
+                   "period": c.period,
+                   "phase": c.phase},
+        "wall_time_s": wall,
+        **({"trained_with": names} if len(names) > 1 else {}),
+    } for n, c, p in zip(names, cfgs, params)}
 
 
 def flat_params(params: SRNParams) -> np.ndarray:
@@ -653,11 +681,9 @@ def _run_conditions(exp_id, names, grammar_name, scale, seed, jobs, progress, lo
     sz = _sizes(exp_id, scale)
     tests = make_test_sets(seed, grammar_name, scale, sz.n_test, long, framing)
     g = _grammar(grammar_name, framing)
-    runs = {}
-    with _threads(jobs):
-        for name in names:
-            runs[name] = train_condition(g, condition_config(name), sz, seed=seed, tests=tests,
-                                         progress=progress)
+    with _threads(jobs):  # side by side: the conditions share their strings, sampled once
+        runs = train_conditions(g, {name: condition_config(name) for name in names}, sz,
+                                seed=seed, tests=tests, progress=progress)
     stats = {name: length_statistics(s) for name, (s, _) in tests.items()}
     return runs, stats, sz, tests
 

@@ -37,6 +37,11 @@ theta_i (output) ``b_o[i]``           ``(n_out,)``
 a_k(t)           ``attentive(...)``   from ``period``, ``phase``
 ===============  ===================  =========================================
 
+The forward pass (:func:`srn_forward`) is compiled: the weights into each unit
+form one padded row (:func:`_to_rows`) and the logistic is computed in plain
+arithmetic (:func:`_logistic`, within a few ulp of ``1 / (1 + exp(-u))``), as
+in the fused training kernel, so that its loops vectorise.
+
 Stacks of ``R`` networks put ``R`` first in every array.  The learning rules
 (the backward passes) are in :mod:`tempnets.bptt`, next to the training step;
 training loops are in :mod:`tempnets.training`.
@@ -247,51 +252,154 @@ def check_symbols(flat, offsets, n_in, n_out=None, min_length=2):
                          f"{min_length} (inputs are symbols[:-1], targets symbols[1:])")
 
 
-@numba.njit(cache=True, inline="always")
+# ----------------------------------------------------------------------------- compiled forward pass
+# Shared with the fused training kernel (tempnets.bptt._train_one_online): the
+# logistic in plain arithmetic and the unit-level layout of the weights.
+
+FAST = {"reassoc", "contract", "nsz", "arcp"}  # no nnan/ninf: NaN must stay visible
+
+_LOG2E = 1.4426950408889634
+_LN2_HI = 6.93147180369123816490e-01  # ln 2 = _LN2_HI + _LN2_LO; k * _LN2_HI is exact
+_LN2_LO = 1.90821492927058770002e-10
+_ROUND = 6755399441055744.0  # 1.5 * 2**52: the integer k sits in the low bits of k + _ROUND
+# the [6/6] Pade approximant of exp: exp(r) ~ p(r) / p(-r), p(r) = sum_j _PADE[j] r**j
+_PADE = (1.0, 1.0 / 2.0, 5.0 / 44.0, 1.0 / 66.0, 1.0 / 792.0, 1.0 / 15840.0, 1.0 / 665280.0)
+
+
+@numba.njit(cache=True, fastmath={"contract"})
 def _logistic(u):
-    return 1.0 / (1.0 + np.exp(-u))
+    """1 / (1 + exp(-u)) within a few ulp, in plain arithmetic so that loops calling it
+    vectorise (no libm call) and with a short dependency chain.
+
+    exp(-u) = 2**k exp(r) with k = rint(-u / ln 2), |r| <= ln(2) / 2 and
+    exp(r) = p(r) / p(-r) (the [6/6] Pade approximant, error < 1e-18 there), so
+    the logistic is p(-r) / (p(-r) + 2**k p(r)), one division; 2**k is built
+    from its exponent bits.  -u is clamped to [-708, 709] (exp(-708) ~ 3e-308, so
+    the unit still saturates at 0 or 1 to double precision); NaN stays NaN.
+    Strict IEEE but for fused multiply-adds: reassociation would undo the
+    two-part reduction.
+    """
+    x = -u
+    x = -708.0 if x < -708.0 else x
+    x = 709.0 if x > 709.0 else x
+    k = np.rint(x * _LOG2E)
+    r = (x - k * _LN2_HI) - k * _LN2_LO
+    r2 = r * r
+    even = ((_PADE[6] * r2 + _PADE[4]) * r2 + _PADE[2]) * r2 + _PADE[0]
+    odd = ((_PADE[5] * r2 + _PADE[3]) * r2 + _PADE[1]) * r
+    two_k = (np.float64(k + _ROUND).view(np.int64) + 1023) << 52
+    q = even - odd
+    return q / (q + (even + odd) * np.int64(two_k).view(np.float64))
 
 
 @numba.njit(cache=True)
+def _row_widths(nh, no, n_in):
+    """Widths of the rows of :func:`_to_rows`, padded to multiples of 4 (a vector of
+    doubles): ``P`` for ``[h, 1, 0..]``, ``O`` for the outputs, ``S`` for
+    ``z = [c, 1, 0.., onehot(x), 0..]``."""
+    P = (nh + 4) // 4 * 4
+    return P, (no + 3) // 4 * 4, (P + n_in + 3) // 4 * 4
+
+
+@numba.njit(cache=True)
+def _to_rows(W_ih, W_hh, b_h, W_ho, b_o, P, S):
+    """One network's weights (or velocities) as rows of weights into each unit.
+
+    ``Wh[i]`` holds the weights into hidden unit ``i`` from its sources
+    ``z = [c, 1, 0.., onehot(x), 0..]``: ``W_hh[i]`` at ``:nh``, ``b_h[i]`` at ``nh``
+    and ``W_ih[i]`` at ``P:P + n_in``; ``Wy[o]`` holds the weights into output ``o`` from
+    ``[h, 1, 0..]``: ``W_ho[o]`` at ``:nh``, ``b_o[o]`` at ``nh``.  ``P`` and ``S`` pad
+    the rows to multiples of 4; the padding is zero and stays zero.
+    """
+    nh = W_hh.shape[0]
+    n_in = W_ih.shape[1]
+    no = W_ho.shape[0]
+    Wh = np.zeros((nh, S))
+    Wy = np.zeros((no, P))
+    for i in range(nh):
+        Wh[i, :nh] = W_hh[i]
+        Wh[i, nh] = b_h[i]
+        Wh[i, P:P + n_in] = W_ih[i]
+    for o in range(no):
+        Wy[o, :nh] = W_ho[o]
+        Wy[o, nh] = b_o[o]
+    return Wh, Wy
+
+
+@numba.njit(cache=True)
+def _from_rows(Wh, Wy, W_ih, W_hh, b_h, W_ho, b_o):
+    """The inverse of :func:`_to_rows`, written into the library's arrays."""
+    nh = W_hh.shape[0]
+    n_in = W_ih.shape[1]
+    P = Wy.shape[1]
+    for i in range(nh):
+        W_hh[i] = Wh[i, :nh]
+        b_h[i] = Wh[i, nh]
+        W_ih[i] = Wh[i, P:P + n_in]
+    for o in range(W_ho.shape[0]):
+        W_ho[o] = Wy[o, :nh]
+        b_o[o] = Wy[o, nh]
+
+
+@numba.njit(cache=True, fastmath=FAST, error_model="numpy")
 def _forward_one(W_ih, W_hh, b_h, W_ho, b_o, flat, offsets, period, phase, reset, c0,
                  out_y, out_h, want_h):
-    """Forward pass of one network over all strings; writes ``out_y`` (and ``out_h``)."""
+    """Forward pass of one network over all strings; writes ``out_y`` (and ``out_h``).
+
+    The arithmetic of the training kernel's forward step
+    (:func:`tempnets.bptt._train_one_online`): weights in the layout of
+    :func:`_to_rows`, so that ``net_i = w_{i,x} + [W_hh[i], b_h[i]] . [c, 1]``
+    is a dot product along one contiguous row, and :func:`_logistic`.
+    """
     nh = W_hh.shape[0]
     no = W_ho.shape[0]
-    ctx = np.zeros(nh)
-    hid = np.zeros(nh)
+    P, O, S = _row_widths(nh, no, W_ih.shape[1])
+    Wh, Wy = _to_rows(W_ih, W_hh, b_h, W_ho, b_o, P, S)
+    z = np.zeros(P)  # [c, 1, 0..]: the context, the bias's "activation", padding
+    hid = np.zeros(P)  # [h, 1, 0..]
+    att = np.zeros(P)  # 1.0 on the attentive hidden units (0 on the bias and the padding)
+    net = np.zeros(P)
+    ynet = np.zeros(O)
     cnt = np.zeros(nh, np.int64)
     step = 0
     first = True
-    # For each string, for each step s: h = f(b_h + W_ih[:, x] + W_hh @ ctx) on
-    # attentive units (held elsewhere); y = f(b_o + W_ho @ h).
+    # For each string, for each step s: h = f(b_h + W_ih[:, x] + W_hh @ c) on
+    # attentive units (held elsewhere); y = f(b_o + W_ho @ h); c = h.
     for i in range(offsets.shape[0] - 1):
         if reset or first:
-            ctx[:] = c0
             for k in range(nh):
+                z[k] = c0
                 cnt[k] = (period[k] - phase[k]) % period[k]
+            z[nh] = 1.0
             first = False
         for q in range(offsets[i], offsets[i + 1] - 1):
             x = flat[q]
             for k in range(nh):
-                if cnt[k] == 0:
-                    net = b_h[k] + W_ih[k, x]
-                    for j in range(nh):
-                        net += W_hh[k, j] * ctx[j]
-                    hid[k] = _logistic(net)
-                else:
-                    hid[k] = ctx[k]
-                cnt[k] += 1
-                if cnt[k] == period[k]:
-                    cnt[k] = 0
+                att[k] = 1.0 if cnt[k] == 0 else 0.0
+                cnt[k] = cnt[k] + 1 if cnt[k] + 1 < period[k] else 0
+                if att[k] != 0.0:
+                    t = Wh[k, P + x]
+                    for j in range(P):
+                        t += Wh[k, j] * z[j]
+                    net[k] = t
+            for k in range(P):  # (selects between values loaded unconditionally)
+                f = _logistic(net[k])
+                c = z[k]
+                hid[k] = f if att[k] != 0.0 else c
             for o in range(no):
-                net = b_o[o]
-                for j in range(nh):
-                    net += W_ho[o, j] * hid[j]
-                out_y[step, o] = _logistic(net)
+                t = 0.0
+                for j in range(P):
+                    t += Wy[o, j] * hid[j]
+                ynet[o] = t
+            for o in range(O):
+                ynet[o] = _logistic(ynet[o])
+            for o in range(no):
+                out_y[step, o] = ynet[o]
             if want_h:
-                out_h[step, :] = hid
-            ctx[:] = hid
+                for k in range(nh):
+                    out_h[step, k] = hid[k]
+            for k in range(P):
+                z[k] = hid[k]
             step += 1
 
 

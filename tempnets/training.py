@@ -221,19 +221,24 @@ def _start(config, n_in, n_out, n_networks, rng, params):
         nets = [_draw_params(g, n_in, nh, n_out, float(config.init_range)) for g in gens]
         p = SRNParams(*(np.stack(a) for a in zip(*nets)))
     else:
-        if not isinstance(params, SRNParams):
-            raise TypeError(f"params must be an SRNParams or None, got {type(params).__name__}")
-        p = params.stack()
-        if p.W_ih.shape[0] == 1 and R > 1:
-            p = SRNParams(*(np.repeat(a, R, axis=0) for a in p))
-        want = [(R, nh, n_in), (R, nh, nh), (R, nh), (R, n_out, nh), (R, n_out)]
-        for name, a, w in zip(SRNParams._fields, p, want):
-            if a.shape != w:
-                raise ValueError(f"params.{name} has shape {a.shape}; expected {w} "
-                                 f"(R={R}, n_in={n_in}, n_hidden={nh}, n_out={n_out})")
-        p = SRNParams(*(np.ascontiguousarray(a, dtype=np.float64) for a in p))
+        p = _stack_params(params, R, n_in, nh, n_out)
     period, phase = check_attention(config.period, config.phase, nh)
     return R, gens, p, period, phase
+
+
+def _stack_params(params, R, n_in, nh, n_out):
+    """``params`` checked and copied as a C-contiguous stack of ``R`` networks."""
+    if not isinstance(params, SRNParams):
+        raise TypeError(f"params must be an SRNParams or None, got {type(params).__name__}")
+    p = params.stack()
+    if p.W_ih.shape[0] == 1 and R > 1:
+        p = SRNParams(*(np.repeat(a, R, axis=0) for a in p))
+    want = [(R, nh, n_in), (R, nh, nh), (R, nh), (R, n_out, nh), (R, n_out)]
+    for name, a, w in zip(SRNParams._fields, p, want):
+        if a.shape != w:
+            raise ValueError(f"params.{name} has shape {a.shape}; expected {w} "
+                             f"(R={R}, n_in={n_in}, n_hidden={nh}, n_out={n_out})")
+    return SRNParams(*(np.array(a, dtype=np.float64, order="C") for a in p))
 
 
 _USE_FAST = True  # h' = 1: the fused kernel (tests switch it off to compare the two kernels)
@@ -546,7 +551,7 @@ def sample_strings(tables, n_strings: int, rng=None, *, max_length: int = 100_00
 def train_online(tables, n_strings: int, *, config: TrainConfig = TrainConfig(),
                  n_networks=1, rng=None, params: SRNParams | None = None,
                  chunk_strings: int = 5000, max_length: int = 100_000,
-                 progress: bool | None = None) -> History:
+                 progress: bool | None = None):
     """Train on ``n_strings`` random strings drawn from grammar tables, updating after every symbol.
 
     O'Connell (1995) ch. 4: 2.4 million random strings per network;
@@ -559,8 +564,17 @@ def train_online(tables, n_strings: int, *, config: TrainConfig = TrainConfig(),
         ``start`` (see the module docstring); e.g. ``grammar.tables()``.
     n_strings : int
         Strings per network.
-    config, n_networks, params, progress
+    config : TrainConfig or sequence of TrainConfig
+        As in :func:`train_epochs`.  A sequence trains one set of networks per
+        config side by side on strings sampled once: network ``k`` of every
+        config starts from the same weights and sees the same strings, exactly
+        as if trained alone (O'Connell's conditions share strings this way).
+        The configs must agree on the network's sizes and ``init_range``.
+    n_networks, progress
         As in :func:`train_epochs`.
+    params : SRNParams, sequence of SRNParams, or None
+        Initial weights (as in :func:`train_epochs`); with a sequence of
+        configs, one per config (or one for all).
     rng : numpy.random.Generator, int or None
         Network ``k`` uses ``spawn(rng, R)[k]``: initial weights (unless
         ``params``), then uniforms for the strings, drawn in blocks; the
@@ -569,36 +583,60 @@ def train_online(tables, n_strings: int, *, config: TrainConfig = TrainConfig(),
         Strings per network between progress updates (and history entries).
     max_length : int
         Longest string allowed (guards against grammars that never end).
+
+    Returns
+    -------
+    History, or a list of History (one per config) when ``config`` is a sequence.
     """
-    _check_config_type(config)
+    configs = list(config) if isinstance(config, (list, tuple)) else [config]
+    if not configs:
+        raise ValueError("config: the sequence of TrainConfigs is empty")
+    for c in configs:
+        _check_config_type(c)
+    shape = [(c.n_in, c.n_hidden, c.n_out, c.init_range) for c in configs]
+    if len(set(shape)) > 1:
+        raise ValueError("configs trained side by side must agree on n_in, n_hidden, n_out and "
+                         f"init_range; got {shape}")
+    inits = [params] * len(configs) if params is None or isinstance(params, SRNParams) \
+        else list(params)
+    if len(inits) != len(configs) or len({p is None for p in inits}) > 1:
+        raise ValueError(f"params: give None, one SRNParams, or one per config ({len(configs)}); "
+                         f"got {len(inits)} entries")
     t = _check_tables(tables)
     n_strings = _check_count("n_strings", n_strings)
     chunk_strings = _check_count("chunk_strings", chunk_strings, 1)
     max_length = _check_count("max_length", max_length, 2)
     n_sym = int(t[0].max()) + 1
-    n_in = config.n_in or (params.sizes[0] if params is not None else n_sym)
-    n_out = config.n_out or (params.sizes[2] if params is not None else n_sym)
+    first = inits[0]
+    n_in = configs[0].n_in or (first.sizes[0] if first is not None else n_sym)
+    n_out = configs[0].n_out or (first.sizes[2] if first is not None else n_sym)
     if n_sym > min(n_in, n_out):
         raise ValueError(f"the grammar emits symbol indices up to {n_sym - 1} but the network "
                          f"has {n_in} inputs and {n_out} outputs")
     t0 = time.perf_counter()
-    R, gens, p, period, phase = _start(config, n_in, n_out, n_networks, rng, params)
-    engine = _Engine(p, config, period, phase)
+    R, gens, p, period, phase = _start(configs[0], n_in, n_out, n_networks, rng, first)
+    engines = [_Engine(p, configs[0], period, phase)]
+    for c, p0 in zip(configs[1:], inits[1:]):  # the same start: the first config's copies
+        c.validate()
+        pc = SRNParams(*(a.copy() for a in p)) if p0 is None else \
+            _stack_params(p0, R, n_in, c.n_hidden, n_out)
+        engines.append(_Engine(pc, c, *check_attention(c.period, c.phase, c.n_hidden)))
     leftovers = [np.zeros(0) for _ in range(R)]
     # one buffer for every chunk's strings (row r: network r's), grown when a chunk needs it
     k = min(chunk_strings, n_strings)
     flat = np.zeros((R, 12 * k), np.int64)
     offsets = np.zeros((R, k + 1), np.int64)
-    seen, errs = [], []
-    steps = np.zeros(R, np.int64)
+    seen = []
+    errs = [[] for _ in engines]
+    steps = [np.zeros(R, np.int64) for _ in engines]
     done = 0
 
     def sample(r):
         return _sample_into(t, gens[r], leftovers[r], k, max_length, flat[r], offsets[r])
 
     # each network's strings come from its own generator: threads cannot change them
-    with progress_bar(n_strings * R, desc=f"training {R} SRN(s)", progress=progress,
-                      unit="strings") as bar, \
+    with progress_bar(n_strings * R * len(engines), desc=f"training {R * len(engines)} SRN(s)",
+                      progress=progress, unit="strings") as bar, \
             ThreadPoolExecutor(min(R, numba.get_num_threads())) as pool:
         while done < n_strings:
             if n_strings - done < k:
@@ -615,10 +653,12 @@ def train_online(tables, n_strings: int, *, config: TrainConfig = TrainConfig(),
                                                         offsets[r], n_done, pos)
                 leftovers[r] = u
             order = np.tile(np.arange(k, dtype=np.int64), (R, 1))
-            stats = engine.run(flat, offsets, order, done)
+            for e, engine in enumerate(engines):
+                stats = engine.run(flat, offsets, order, done)
+                errs[e].append(stats[:, 0] / np.maximum(stats[:, 1], 1))
+                steps[e] += stats[:, 1].astype(np.int64)
+                bar.update(k * R)
             done += k
             seen.append(done)
-            errs.append(stats[:, 0] / np.maximum(stats[:, 1], 1))
-            steps += stats[:, 1].astype(np.int64)
-            bar.update(k * R)
-    return _finish(engine, seen, errs, steps, t0, config)
+    out = [_finish(e, seen, err, st, t0, e.config) for e, err, st in zip(engines, errs, steps)]
+    return out[0] if isinstance(config, TrainConfig) else out

@@ -96,6 +96,32 @@ def test_train_condition_network_k_does_not_depend_on_the_others():
     np.testing.assert_array_equal(h.params.W_hh[0], np.asarray(once["params"][1])[1])
 
 
+def test_conditions_side_by_side_equal_each_condition_alone():
+    """train_conditions samples the strings once for every condition; each condition's
+    scores and weights are the ones train_condition gives it alone."""
+    g = pa.thesis_embedded_reber()
+    tests = {"t": (pa.test_strings(g, 20, 0), g)}
+    sz = pa.Sizes(2, 200, 100, 20)
+    names = ["SRN", "PA", "BPTT(3,1)"]
+    seen = {n: [] for n in names[:2]}
+    together = pa.train_conditions(g, {n: pa.condition_config(n) for n in names}, sz, seed=3,
+                                   tests=tests, progress=False,
+                                   on_test={n: (lambda s, p, n=n: seen[n].append(s))
+                                            for n in names[:2]})
+    assert list(together) == names
+    for n in names:
+        alone = pa.train_condition(g, pa.condition_config(n), sz, seed=3, tests=tests,
+                                   progress=False)
+        assert together[n]["scores"] == alone["scores"], n
+        assert together[n]["params"] == alone["params"], n
+        assert together[n]["trained_with"] == names and "trained_with" not in alone
+    assert together["SRN"]["params"] != together["PA"]["params"]  # the test can fail
+    assert seen == {"SRN": [0, 100, 200], "PA": [0, 100, 200]}
+    with pytest.raises(ValueError, match="same n_hidden"):
+        pa.train_conditions(g, {"a": TrainConfig(), "b": TrainConfig(n_hidden=4)}, sz,
+                            tests=tests, progress=False)
+
+
 def test_conditions_map_to_configs():
     # O'Connell's defaults, with every string starting from a context of 0.5 (Figure 4.4)
     assert pa.condition_config("SRN") == TrainConfig(context_init=0.5)

@@ -102,3 +102,20 @@ def test_as_flat_strings_and_forward_errors():
         srn_forward(tuple(p), [np.array([0, 1])])
     with pytest.raises(ValueError, match=r"context_init must be a number in \[0, 1\], got 1.5"):
         srn_forward(p, [np.array([0, 1])], context_init=1.5)
+
+
+def test_the_compiled_logistic_is_the_logistic_to_a_few_ulp():
+    """srn._logistic (plain arithmetic, so the compiled loops vectorise) against numpy; the
+    forward pass and the fused training kernel both use it."""
+    from tempnets import srn
+
+    u = np.concatenate([np.linspace(-40, 40, 20001), [-800.0, -708.5, -1e-300, 0.0, 1e-300,
+                                                     709.5, 800.0]])
+    got = np.array([srn._logistic(v) for v in u])
+    with np.errstate(over="ignore"):  # exp(800) = inf: numpy's logistic is exactly 0 there
+        want = 1.0 / (1.0 + np.exp(-u))
+    inside = np.abs(u) <= 700  # beyond, the kernel clamps: saturated to 1e-300 or exactly 1
+    ulp = np.abs(got - want)[inside] / np.spacing(want[inside])
+    assert ulp.max() <= 4, f"worst {ulp.max():.1f} ulp at u = {u[inside][np.argmax(ulp)]}"
+    assert got[u <= -708].max() < 1e-300 and np.all(got[u >= 709] == 1.0)
+    assert np.isnan(srn._logistic(np.nan))

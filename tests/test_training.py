@@ -87,6 +87,37 @@ def test_network_k_alone_equals_network_k_among_R_on_any_thread_count():
     np.testing.assert_array_equal(many.sq_error, one_thread.sq_error)
 
 
+def test_configs_side_by_side_equal_each_config_alone():
+    """A sequence of configs shares one sample of strings; each config's networks are the
+    ones it trains alone (same initial weights, same strings), from a seed or from params."""
+    configs = [SMALL, TrainConfig(n_hidden=6, learning_rate=0.1, momentum=0.5, period=[1, 3] * 3,
+                                  phase=[0, 1] * 3), TrainConfig(n_hidden=6, h=3, momentum=0.5)]
+    together = train_online(TABLES, 120, config=configs, n_networks=3, rng=5, progress=False,
+                            chunk_strings=50)
+    assert isinstance(together, list) and len(together) == 3
+    for cfg, h in zip(configs, together):
+        alone = train_online(TABLES, 120, config=cfg, n_networks=3, rng=5, progress=False,
+                             chunk_strings=50)
+        assert h.config is cfg
+        assert_same(h.params, alone.params)
+        np.testing.assert_array_equal(h.sq_error, alone.sq_error)
+        np.testing.assert_array_equal(h.n_steps, alone.n_steps)
+    # the configs differ, so the test can fail
+    assert not np.array_equal(together[0].params.W_hh, together[1].params.W_hh)
+    # continuing from each config's own weights (one SRNParams per config)
+    again = train_online(TABLES, 40, config=configs[:2], n_networks=3, rng=6, progress=False,
+                         params=[h.params for h in together[:2]])
+    for cfg, h, g in zip(configs, together, again):
+        assert_same(g.params, train_online(TABLES, 40, config=cfg, n_networks=3, rng=6,
+                                           params=h.params, progress=False).params)
+    with pytest.raises(ValueError, match="must agree on n_in, n_hidden"):
+        train_online(TABLES, 5, config=[SMALL, TrainConfig(n_hidden=7)], progress=False)
+    with pytest.raises(ValueError, match="one per config"):
+        train_online(TABLES, 5, config=configs, params=[together[0].params], progress=False)
+    with pytest.raises(TypeError, match="config must be a TrainConfig"):
+        train_online(TABLES, 5, config=[SMALL, "PA"], progress=False)
+
+
 def test_epoch_training_deterministic_and_shuffled_per_network():
     strings = [ref.encode(s) for s in ("BTSXSE", "BPVVE", "BTXXVVE", "BPTVPSE")]
     a = train_epochs(strings, n_epochs=5, config=SMALL, n_networks=2, rng=3, progress=False)
