@@ -346,10 +346,11 @@ def _forward_one(W_ih, W_hh, b_h, W_ho, b_o, flat, offsets, period, phase, reset
                  out_y, out_h, want_h):
     """Forward pass of one network over all strings; writes ``out_y`` (and ``out_h``).
 
-    The arithmetic of the training kernel's forward step
+    Written as the training kernel's forward step
     (:func:`tempnets.bptt._train_one_online`): weights in the layout of
     :func:`_to_rows`, so that ``net_i = w_{i,x} + [W_hh[i], b_h[i]] . [c, 1]``
-    is a dot product along one contiguous row, and :func:`_logistic`.
+    is a dot product along one contiguous row, and :func:`_logistic`; within
+    a few ulp of the model's equations (tested against the reference to 1e-14).
     """
     nh = W_hh.shape[0]
     no = W_ho.shape[0]
