@@ -153,7 +153,7 @@ def main(argv=None):
     print(f"floor  {t / n * 1e6:.2f} us/network-step for the momentum update alone (every weight "
           f"and velocity of the 7-15-7 network written at every step; nothing else)")
     R = 8
-    n = max(1000, args.strings // 4)
+    n = args.strings  # per network: long enough (about a second) that timer noise stays small
     times = {}
     for threads in (1, 2):
         numba.set_num_threads(threads)
