@@ -551,7 +551,7 @@ def sample_strings(tables, n_strings: int, rng=None, *, max_length: int = 100_00
 def train_online(tables, n_strings: int, *, config: TrainConfig = TrainConfig(),
                  n_networks=1, rng=None, params: SRNParams | None = None,
                  chunk_strings: int = 5000, max_length: int = 100_000,
-                 progress: bool | None = None):
+                 progress: bool | None = None) -> "History | list[History]":
     """Train on ``n_strings`` random strings drawn from grammar tables, updating after every symbol.
 
     O'Connell (1995) ch. 4: 2.4 million random strings per network;
