@@ -222,8 +222,7 @@ def _start(config, n_in, n_out, n_networks, rng, params):
         p = SRNParams(*(np.stack(a) for a in zip(*nets)))
     else:
         p = _stack_params(params, R, n_in, nh, n_out)
-    period, phase = check_attention(config.period, config.phase, nh)
-    return R, gens, p, period, phase
+    return R, gens, p
 
 
 def _stack_params(params, R, n_in, nh, n_out):
@@ -247,10 +246,11 @@ _USE_FAST = True  # h' = 1: the fused kernel (tests switch it off to compare the
 class _Engine:
     """Momentum buffers, ring buffers and counters of R networks (the kernels' state)."""
 
-    def __init__(self, p: SRNParams, config: TrainConfig, period, phase):
+    def __init__(self, p: SRNParams, config: TrainConfig):
         R, nh, n_in = p.W_ih.shape
         n_out = p.W_ho.shape[1]
         B = max(config.h, config.h_prime) + 1
+        period, phase = check_attention(config.period, config.phase, nh)
         self.p, self.config, self.period, self.phase = p, config, period, phase
         self.V = [np.zeros_like(a) for a in p]
         self.rings = [np.zeros((R, B, nh)) for _ in range(4)] + [np.zeros((R, B, n_out)),
@@ -349,8 +349,8 @@ def train_epochs(strings, offsets=None, *, n_epochs: int, config: TrainConfig = 
     n_out = config.n_out or (params.sizes[2] if params is not None else n_sym)
     check_symbols(flat, offsets, n_in, n_out)
     t0 = time.perf_counter()
-    R, gens, p, period, phase = _start(config, n_in, n_out, n_networks, rng, params)
-    engine = _Engine(p, config, period, phase)
+    R, gens, p = _start(config, n_in, n_out, n_networks, rng, params)
+    engine = _Engine(p, config)
     per_chunk = max(1, chunk_strings // n_str)
     seen, errs = [], []
     steps = np.zeros(R, np.int64)
@@ -400,8 +400,8 @@ def bptt_gradient(params: SRNParams, strings, offsets=None, *,
     check_symbols(flat, offsets, n_in, n_out)
     p = params.stack()
     config = dataclasses.replace(config, learning_rate=1.0, momentum=0.0, n_in=n_in, n_out=n_out)
-    R, _, p, period, phase = _start(config, n_in, n_out, p.W_ih.shape[0], None, p)
-    engine = _Engine(p, config, period, phase)
+    R, _, p = _start(config, n_in, n_out, p.W_ih.shape[0], None, p)
+    engine = _Engine(p, config)
     engine.config = dataclasses.replace(config, momentum=1.0)  # V accumulates every update
     order = np.tile(np.arange(offsets.size - 1, dtype=np.int64), (R, 1))
     engine.run(flat[None], offsets[None], order, 0, apply=False)
@@ -614,13 +614,13 @@ def train_online(tables, n_strings: int, *, config: TrainConfig = TrainConfig(),
         raise ValueError(f"the grammar emits symbol indices up to {n_sym - 1} but the network "
                          f"has {n_in} inputs and {n_out} outputs")
     t0 = time.perf_counter()
-    R, gens, p, period, phase = _start(configs[0], n_in, n_out, n_networks, rng, first)
-    engines = [_Engine(p, configs[0], period, phase)]
+    R, gens, p = _start(configs[0], n_in, n_out, n_networks, rng, first)
+    engines = [_Engine(p, configs[0])]
     for c, p0 in zip(configs[1:], inits[1:]):  # the same start: the first config's copies
         c.validate()
         pc = SRNParams(*(a.copy() for a in p)) if p0 is None else \
             _stack_params(p0, R, n_in, c.n_hidden, n_out)
-        engines.append(_Engine(pc, c, *check_attention(c.period, c.phase, c.n_hidden)))
+        engines.append(_Engine(pc, c))
     leftovers = [np.zeros(0) for _ in range(R)]
     # one buffer for every chunk's strings (row r: network r's), grown when a chunk needs it
     k = min(chunk_strings, n_strings)
