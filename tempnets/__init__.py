@@ -16,6 +16,8 @@ One module per idea (see the README's layout paragraph):
 ``metrics``         acceptance, Luce ratios, embed/final, generalisation counts
 ``analysis``        cluster analysis of hidden states, average conditional probabilities
 ``plots``           the papers' figures, drawn by code (never called by training)
+``chapters``        one module per chapter (``chapters.graded_state_machines``, ...):
+                    its runners, the paper's numbers, its claims
 ==================  ==========================================================
 
 Conventions used throughout

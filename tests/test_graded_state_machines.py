@@ -1,4 +1,4 @@
-"""Fast tests of the chapter runners' logic (tempnets.graded_state_machines)."""
+"""Fast tests of the chapter runners' logic (tempnets.chapters.graded_state_machines)."""
 
 import json
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tempnets import claims, grammars, metrics
-from tempnets import graded_state_machines as gsm
+from tempnets.chapters import graded_state_machines as gsm
 from tempnets.srn import init_params
 
 

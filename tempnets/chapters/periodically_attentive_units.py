@@ -52,15 +52,15 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from . import claims, metrics
-from .experiments import Result
-from .grammars import (embedded_reber, thesis_embedded_reber, long_embedded_reber, n_letters, reber,
+from .. import claims, metrics
+from ..experiments import Result
+from ..grammars import (embedded_reber, thesis_embedded_reber, long_embedded_reber, n_letters, reber,
                        time_varying_embedded_reber)
-from .random import spawn
-from .srn import init_params
-from .scale import get_scale
-from .srn import SRNParams, srn_forward
-from .training import TrainConfig, train_online
+from ..random import spawn
+from ..srn import init_params
+from ..scale import get_scale
+from ..srn import SRNParams, srn_forward
+from ..training import TrainConfig, train_online
 
 __all__ = [
     "CONDITIONS", "SIZES", "THESIS", "Sizes", "condition_config", "test_strings",

@@ -35,14 +35,14 @@ import math
 
 import numpy as np
 
-from . import analysis, claims, metrics
-from .experiments import Result
-from .grammars import (SERVAN_SCHREIBER_TRAINING, embedded_subgrammar, generalisation_strings,
+from .. import analysis, claims, metrics
+from ..experiments import Result
+from ..grammars import (SERVAN_SCHREIBER_TRAINING, embedded_subgrammar, generalisation_strings,
                        n_letters, reber)
-from .random import as_generator
-from .scale import choose, get_scale
-from .srn import SRNParams, srn_forward
-from .training import TrainConfig, train_epochs, train_online
+from ..random import as_generator
+from ..scale import choose, get_scale
+from ..srn import SRNParams, srn_forward
+from ..training import TrainConfig, train_epochs, train_online
 
 RULE = {"learning_rate": 0.01, "momentum": 0.9}
 """Learning rate and momentum used by every runner (note 1: 0.01–0.02, 0.5–0.9)."""
@@ -266,7 +266,7 @@ def literal_asymmetrical_subgrammar():
     0.8 to the exit arcs instead); kept to show why: its mean length is far
     from the stated 5.8 (:func:`length_statistics`).
     """
-    from .grammars import FiniteStateGrammar
+    from ..grammars import FiniteStateGrammar
 
     sym = embedded_subgrammar(True)
     probs = {("T#3", "X"): 0.8, ("T#3", "S"): 0.2, ("P#4", "P"): 0.8, ("P#4", "V"): 0.2}
@@ -663,7 +663,7 @@ def run_acp(scale="book", seed=0, jobs=1, progress=None) -> Result:
     """
     from scipy.stats import spearmanr
 
-    from .srn import init_params
+    from ..srn import init_params
 
     g = reber()
     strings = g.enumerate(8, 3)
@@ -750,7 +750,7 @@ def train_problem3(n_hidden: int, n_s: int, n_networks: int, max_epochs: int, se
     """
     strings = problem3_strings(n_s)
     enc = [reber().encode(s) for s in strings]
-    from .srn import init_params
+    from ..srn import init_params
 
     params = init_params(7, n_hidden, 7, r=0.5, rng=_sub(seed, 4, n_hidden, n_s), n_networks=n_networks)
     gen = as_generator(_sub(seed, 4, n_hidden, n_s, 1))

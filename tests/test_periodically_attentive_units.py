@@ -1,11 +1,11 @@
-"""The runners of O'Connell's experiments (tempnets.periodically_attentive) at a tiny scale."""
+"""The runners of O'Connell's experiments (tempnets.chapters.periodically_attentive_units) at a tiny scale."""
 
 import json
 
 import numpy as np
 import pytest
 
-from tempnets import periodically_attentive as pa
+from tempnets.chapters import periodically_attentive_units as pa
 from tempnets.claims import ClaimsTable
 from tempnets.experiments import Result
 from tempnets.grammars import embedded_reber, n_letters, reber
