@@ -36,8 +36,9 @@ student-book: $(STAMP)
 	rm -rf _build/student-work _build/student-config.yml
 	@echo "Open _build/student/index.html"
 
+# One script per engine (benchmarks/bench_*.py), each printing its lines.
 bench: $(STAMP)
-	$(BIN)/python benchmarks/bench_engine.py
+	set -e; for f in benchmarks/bench_*.py; do $(BIN)/python $$f; done
 
 clean:
 	rm -rf _build .pytest_cache
