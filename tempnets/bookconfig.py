@@ -6,13 +6,20 @@ non-inline matplotlib backend such as ``MPLBACKEND=Agg`` does to a build)::
 
     python -m tempnets.bookconfig check-figures book _build/html
 
-The instructor's edition is ``_config.yml`` as it is.  The student edition
-hides exercise solutions (sphinx-exercise's ``hide_solutions``), copies no page
-sources and shows no download button, so the solutions cannot be read off the
-published HTML.  Jupyter Book's ``--config`` replaces ``_config.yml`` rather
-than merging with it, so this module writes the merged file::
+The instructor's edition is ``_config.yml`` as it is.  The student edition is
+built from *student notebooks* (:func:`student_notebook`): every
+``{solution}`` directive is gone and every coding exercise's solution lines
+(between ``# BEGIN SOLUTION`` and ``# END SOLUTION``) are replaced by a
+placeholder.  Its pages offer those notebooks for download and have no
+Binder, Colab or repository buttons, which could only open the instructor's
+notebooks on the main branch.  :func:`write_student_sources` writes that
+book's sources, taking the outputs of every other cell from the instructor
+build, so nothing is executed again.  Jupyter Book's ``--config`` replaces
+``_config.yml`` rather than merging with it, so this module also writes the
+merged configuration::
 
     python -m tempnets.bookconfig student _config.yml _build/student-config.yml
+    python -m tempnets.bookconfig student-sources . _build/student-src _build/jupyter_execute
 """
 
 from __future__ import annotations
@@ -22,16 +29,26 @@ import re
 import sys
 
 STUDENT_OVERRIDES = {
+    # The student sources carry the instructor build's outputs (write_student_sources).
+    "execute": {"execute_notebooks": "off"},
+    # Launch and repository buttons would open the instructor's notebooks on main.
+    "launch_buttons": {"binderhub_url": "", "colab_url": "", "jupyterhub_url": "", "thebe": False},
+    "html": {"use_repository_button": False, "use_issues_button": False,
+             "use_edit_page_button": False},
     "sphinx": {
-        "recursive_update": True,  # without it the launch buttons vanish
+        "recursive_update": True,
         "config": {
-            "hide_solutions": True,
-            "html_copy_source": False,
-            "html_show_sourcelink": False,
-            "html_theme_options": {"use_download_button": False},
+            "hide_solutions": True,  # belt and braces: the student sources have none
+            "html_theme_options": {"use_download_button": True},  # the student notebook
         },
     },
 }
+
+BEGIN, END = "# BEGIN SOLUTION", "# END SOLUTION"
+"""Markers around a coding exercise's solution lines (CONTRIBUTING.md)."""
+
+SOLUTION_DIRECTIVE = re.compile(r"^(`{3,}|:{3,})\{solution\}.*?^\1[ \t]*$\n?", re.S | re.M)
+"""A ``{solution}`` directive, fence to fence (backticks or colons)."""
 
 
 def merge(base: dict, update: dict) -> dict:
@@ -45,14 +62,114 @@ def merge(base: dict, update: dict) -> dict:
     return out
 
 
-def student_config(config: dict, cache: str | None = None) -> dict:
-    """The student edition of a ``_config.yml`` mapping.
+def student_config(config: dict) -> dict:
+    """The student edition of a ``_config.yml`` mapping (see :data:`STUDENT_OVERRIDES`)."""
+    return merge(config, STUDENT_OVERRIDES)
 
-    ``cache`` (an absolute path) points the execution cache at the instructor
-    build's, so a student build right after ``make book`` executes nothing again.
+
+def student_code(source: str) -> str:
+    """A code cell's source with each solution block replaced by a placeholder.
+
+    At the top level the placeholder is a comment (the cell should set the
+    answer to ``...`` before the block, so its self-check says "no answer
+    yet"); inside a function it also raises ``NotImplementedError``, which the
+    self-check reports as "not written yet".
     """
-    out = merge(config, STUDENT_OVERRIDES)
-    return merge(out, {"execute": {"cache": cache}}) if cache else out
+    out, inside = [], False
+    for line in source.splitlines(keepends=True):
+        stripped = line.strip()
+        if stripped == BEGIN:
+            if inside:
+                raise ValueError(f"nested {BEGIN!r} in:\n{source}")
+            inside, indent = True, line[:len(line) - len(line.lstrip())]
+            out.append(f"{indent}# YOUR CODE HERE\n")
+            if indent:
+                out.append(f'{indent}raise NotImplementedError("replace this line with your code")\n')
+        elif stripped == END:
+            if not inside:
+                raise ValueError(f"{END!r} without {BEGIN!r} in:\n{source}")
+            inside = False
+        elif not inside:
+            out.append(line)
+    if inside:
+        raise ValueError(f"{BEGIN!r} without {END!r} in:\n{source}")
+    return "".join(out)
+
+
+def student_markdown(source: str) -> str:
+    """A markdown cell's source without its ``{solution}`` directives."""
+    return SOLUTION_DIRECTIVE.sub("", source)
+
+
+def student_notebook(nb: dict, executed: dict | None = None) -> dict:
+    """The student version of a notebook (a JSON mapping; neither argument is modified).
+
+    Solutions are removed (:func:`student_markdown`, :func:`student_code`);
+    a coding exercise's cell is tagged ``raises-exception`` (its self-check
+    fails until the student answers) and has no outputs.  ``executed``, the
+    same notebook as executed by the instructor build, supplies the outputs
+    of every other code cell.
+    """
+    out = copy.deepcopy(nb)
+    if executed is not None:
+        ran = [c for c in executed["cells"] if c["cell_type"] == "code"]
+        mine = [c for c in out["cells"] if c["cell_type"] == "code"]
+        if [_text(c["source"]) for c in ran] != [_text(c["source"]) for c in mine]:
+            raise ValueError("the executed notebook does not match its source (build the instructor "
+                             "edition again: make book)")
+        for c, r in zip(mine, ran):
+            c["outputs"], c["execution_count"] = copy.deepcopy(r.get("outputs", [])), r.get("execution_count")
+    for cell in out["cells"]:
+        text = _text(cell["source"])
+        if cell["cell_type"] == "markdown":
+            cell["source"] = _lines(student_markdown(text))
+        elif cell["cell_type"] == "code" and BEGIN in text:
+            cell["source"] = _lines(student_code(text))
+            cell["outputs"], cell["execution_count"] = [], None
+            tags = cell.setdefault("metadata", {}).setdefault("tags", [])
+            if "raises-exception" not in tags:
+                tags.append("raises-exception")
+    return out
+
+
+def _text(source) -> str:
+    return source if isinstance(source, str) else "".join(source)
+
+
+def _lines(text: str) -> list:
+    return text.splitlines(keepends=True)
+
+
+def write_student_sources(root, out, executed_dir=None) -> list:
+    """Write the student edition's sources: ``root``'s ``_toc.yml`` and ``book/`` with student notebooks.
+
+    ``executed_dir`` (the instructor build's ``jupyter_execute`` folder) supplies
+    the outputs; without it the notebooks have none.  Returns the notebooks written.
+    """
+    import json
+    import shutil
+    from pathlib import Path
+
+    root, out = Path(root), Path(out)
+    if out.exists():
+        shutil.rmtree(out)
+    shutil.copytree(root / "book", out / "book",
+                    ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__", ".pytest_cache"))
+    shutil.copy2(root / "_toc.yml", out / "_toc.yml")
+    written = []
+    for path in sorted((out / "book").rglob("*.ipynb")):
+        rel = path.relative_to(out)
+        nb = json.loads((root / rel).read_text(encoding="utf-8"))
+        executed = None
+        if executed_dir is not None:
+            ran = Path(executed_dir) / rel
+            if not ran.exists():
+                raise FileNotFoundError(f"{ran} is missing: build the instructor edition first (make book)")
+            executed = json.loads(ran.read_text(encoding="utf-8"))
+        path.write_text(json.dumps(student_notebook(nb, executed), indent=1, ensure_ascii=False) + "\n",
+                        encoding="utf-8")
+        written.append(path)
+    return written
 
 
 def pages_missing_figures(book_dir, html_dir) -> list[str]:
@@ -73,7 +190,8 @@ def pages_missing_figures(book_dir, html_dir) -> list[str]:
     return missing
 
 
-USAGE = ("usage: python -m tempnets.bookconfig student SOURCE_CONFIG OUTPUT_CONFIG [CACHE_DIR]\n"
+USAGE = ("usage: python -m tempnets.bookconfig student SOURCE_CONFIG OUTPUT_CONFIG\n"
+         "       python -m tempnets.bookconfig student-sources ROOT OUT [EXECUTED_DIR]\n"
          "       python -m tempnets.bookconfig check-figures BOOK_DIR HTML_DIR")
 
 
@@ -85,7 +203,10 @@ def main(argv=None) -> int:
             print(f"error: {page} shows no figure although its notebook draws some "
                   "(is MPLBACKEND set to a non-inline backend?)", file=sys.stderr)
         return 1 if missing else 0
-    if len(argv) not in (3, 4) or argv[0] != "student":
+    if len(argv) in (3, 4) and argv[0] == "student-sources":
+        write_student_sources(*argv[1:])
+        return 0
+    if len(argv) != 3 or argv[0] != "student":
         print(USAGE, file=sys.stderr)
         return 2
     import yaml
@@ -93,7 +214,7 @@ def main(argv=None) -> int:
     with open(argv[1], encoding="utf-8") as fh:
         config = yaml.safe_load(fh)
     with open(argv[2], "w", encoding="utf-8") as fh:
-        yaml.safe_dump(student_config(config, *argv[3:]), fh, sort_keys=False)
+        yaml.safe_dump(student_config(config), fh, sort_keys=False)
     return 0
 
 

@@ -249,12 +249,27 @@ class ClaimsTable:
         lines = [self.title, fmt(rows[0]), "  ".join("-" * w for w in widths)]
         return "\n".join(lines + [fmt(r) for r in rows[1:]])
 
+    # Row colours by verdict (a claim reported as not holding is not green), with a legend.
+    _COLOURS = {"holds": "#e6f4ea", "does not hold (reported)": "#fff3cd",
+                "FAILS": "#f8d7da", "UNEXPECTEDLY HOLDS": "#f8d7da"}
+    _LEGEND = (("holds", "holds"), ("does not hold (reported)", "does not hold, as the chapter reports"),
+               ("FAILS", "not as the chapter states (the build fails)"))
+
     def _repr_html_(self) -> str:
-        colour = {True: "#e6f4ea", False: "#fdecea"}
-        out = [f"<table class='tempnets-claims'><caption>{html.escape(self.title)}</caption><thead><tr>"]
-        out += [f"<th>{h}</th>" for h in self._HEAD] + ["</tr></thead><tbody>"]
+        pad = "padding:0.3em 0.6em;text-align:left;vertical-align:top;border:1px solid #ddd"
+        swatch = "display:inline-block;width:0.9em;height:0.9em;margin:0 0.3em 0 0.9em;" \
+                 "border:1px solid #999;vertical-align:middle;background:"
+        legend = "".join(f"<span style='{swatch}{self._COLOURS[v]}'></span>{html.escape(text)}"
+                         for v, text in self._LEGEND)
+        out = ["<table class='tempnets-claims' style='border-collapse:collapse;margin:0.5em 0'>",
+               f"<caption style='caption-side:top;text-align:left;padding:0.3em 0'>"
+               f"<strong>{html.escape(self.title)}</strong><br><small>{legend}</small></caption><thead><tr>"]
+        out += [f"<th style='{pad}'>{h}</th>" for h in self._HEAD] + ["</tr></thead><tbody>"]
         for c in self.claims:
-            out.append(f"<tr style='background:{colour[c.as_expected]}'>")
-            out += [f"<td>{html.escape(s)}</td>" for s in self._cells(c)] + ["</tr>"]
+            out.append(f"<tr style='background:{self._COLOURS[c.verdict]}'>")
+            cells = [html.escape(s) for s in self._cells(c)]
+            if not c.as_expected:
+                cells[-1] = f"<strong>{cells[-1]}</strong>"
+            out += [f"<td style='{pad}'>{s}</td>" for s in cells] + ["</tr>"]
         out.append("</tbody></table>")
         return "".join(out)

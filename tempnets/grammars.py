@@ -567,7 +567,7 @@ def thesis_embedded_reber(time_varying: bool = False, p_no_closer: float | None 
     return FiniteStateGrammar(name, REBER_ALPHABET, tuple(arcs), "start")
 
 
-def embedded_subgrammar(symmetric: bool = True) -> FiniteStateGrammar:
+def embedded_subgrammar(symmetric: bool = True, p_exit: float = 0.8) -> FiniteStateGrammar:
     """Servan-Schreiber et al.'s embedded sub-grammar (section 5.2, Figure 18).
 
     Reconstruction (Figure 18 is missing).  The text: the first letter is T
@@ -594,14 +594,20 @@ def embedded_subgrammar(symmetric: bool = True) -> FiniteStateGrammar:
     symmetric : bool
         ``True`` for the symmetrical grammar (all choices 0.5), ``False`` for
         the asymmetrical one.
+    p_exit : float
+        In the asymmetrical version, the probability of the exit arcs (top
+        #3→S, bottom #4→V; the paper: 0.8); the other arc of the node gets
+        ``1 - p_exit``.  Ignored when ``symmetric``.
     """
     if not isinstance(symmetric, bool):
         raise TypeError(f"symmetric must be True or False, got {symmetric!r}")
+    if isinstance(p_exit, bool) or not isinstance(p_exit, (int, float)) or not 0 < p_exit < 1:
+        raise ValueError(f"p_exit must be a probability strictly between 0 and 1, got {p_exit!r}")
     drop = (("#1", "S"), ("#2", "T"))
     arcs = [Arc("start", "B", "ind", 1.0),
             Arc("ind", "T", "T#0", 0.5), Arc("ind", "P", "P#0", 0.5)]
-    top = None if symmetric else {("#3", "S"): 0.8, ("#3", "X"): 0.2}
-    bottom = None if symmetric else {("#4", "V"): 0.8, ("#4", "P"): 0.2}
+    top = None if symmetric else {("#3", "S"): p_exit, ("#3", "X"): 1 - p_exit}
+    bottom = None if symmetric else {("#4", "V"): p_exit, ("#4", "P"): 1 - p_exit}
     arcs += _reber_arcs("T", "T", "last", top, drop)
     arcs += _reber_arcs("P", "P", "last", bottom, drop)
     arcs.append(Arc("last", "E", END, 1.0))

@@ -113,3 +113,16 @@ def test_a_recorded_table_keeps_its_verdicts_and_still_verifies(tmp_path):
     (tmp_path / "bad.json").write_text('{"id": "x"}')
     with pytest.raises(ValueError, match="not an experiment record"):
         experiments.read_record(tmp_path / "bad.json")
+
+
+def test_html_rows_are_coloured_by_verdict_with_a_legend():
+    import re
+    t = table_with(20.0, expected=False)             # SRN row holds, PA row is reported as not holding
+    t.add("embed %", "Figure 4.2", 94.8, 50.0, claims.within(5.0))   # fails against the chapter
+    page = t._repr_html_()
+    rows = re.findall(r"<tr style='background:(#[0-9a-f]{6})'>", page)
+    assert rows == [ClaimsTable._COLOURS[v] for v in ("holds", "does not hold (reported)", "FAILS")]
+    assert len(set(rows)) == 3, "each verdict needs its own colour"
+    for colour in set(rows):                          # the legend names every colour used
+        assert page.count(colour) >= 2
+    assert "padding" in page and "<strong>FAILS</strong>" in page

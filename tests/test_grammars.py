@@ -247,3 +247,14 @@ def test_distinct_sampling_and_oconnell_test_set_statistics():
     assert len(set(test)) == 1000
     lengths = np.array([n_letters(x) for x in test])
     assert abs(lengths.mean() - 17.5) < 0.3 and lengths.min() == 7
+
+
+def test_embedded_subgrammar_exit_probability_is_a_parameter():
+    g = gr.embedded_subgrammar(False, p_exit=0.6)
+    probs = {(a.source, a.symbol): a.prob for a in g.arcs}
+    assert probs["T#3", "S"] == 0.6 and np.isclose(probs["T#3", "X"], 0.4)
+    assert probs["P#4", "V"] == 0.6 and np.isclose(probs["P#4", "P"], 0.4)
+    assert gr.embedded_subgrammar(False).arcs == gr.embedded_subgrammar(False, p_exit=0.8).arcs
+    for bad in (0, 1, 1.2, True, "0.6"):
+        with pytest.raises(ValueError, match="p_exit must be a probability"):
+            gr.embedded_subgrammar(False, p_exit=bad)

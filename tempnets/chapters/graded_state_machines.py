@@ -1045,3 +1045,27 @@ def run_embedded(scale="book", seed=0, jobs=1, progress=None) -> Result:
             "params_sym": params_to_lists(hs.params.network(0)),
             "params_asym": params_to_lists(ha.params.network(0))}
     return Result(table, data)
+
+
+# ------------------------------------------------------------------ self-checks
+def check_srn_gradient(fn) -> None:
+    """Check ``fn(params, codes)``: the SRN rule's gradient of one string's summed error.
+
+    ``codes`` are the string's symbol indices (B first, E last); the answer is
+    an :class:`~tempnets.srn.SRNParams` (or a 5-tuple in its field order) of
+    :math:`-\\Delta w / \\eta` summed over the string's steps, with the
+    context :math:`c(s) = h(s-1)` treated as an input and :math:`c(0) = 0`.
+    The reference is :func:`tempnets.training.bptt_gradient` with BPTT(2, 1).
+    """
+    from ..selfcheck import check_function
+    from ..srn import init_params
+    from ..training import bptt_gradient
+
+    g = reber()
+    cases = [(init_params(7, nh, 7, r=0.5, rng=k), g.encode(s))
+             for k, (nh, s) in enumerate([(3, "BTXSE"), (4, "BTSXXVVE"), (5, "BPTVPXVVE")])]
+    check_function("SRN rule gradient", fn,
+                   lambda p, codes: tuple(bptt_gradient(p, [codes], config=TrainConfig(h=2, h_prime=1))),
+                   cases, hint="the order is W_ih, W_hh, b_h, W_ho, b_o; each is dE/dw, i.e. minus the "
+                               "weight change divided by the learning rate; the context of step s is "
+                               "h(s-1), zero at the first step, and no error flows back through it.")

@@ -70,7 +70,7 @@ __all__ = [
     "summed_error",
     "run_fig2_1", "run_fig4_2", "run_fig5_2", "run_fig6_2", "run_fig8_1",
     "run_fig8_2_8_3", "run_fig8_4", "run_fig8_5", "run_framing", "FRAMINGS",
-    "thesis_embedded_reber",
+    "thesis_embedded_reber", "attention_mask", "check_attention_mask",
 ]
 
 # ----------------------------------------------------------------------------- grammars
@@ -1161,3 +1161,22 @@ def run_framing(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Re
     t.add("with the inner B and E (two more steps to bridge) it does not: mean final <= 30%",
           "our reconstruction", None, round(float(f_be.mean()), 1), claims.at_most(30.0))
     return Result(t, out)
+
+
+# ----------------------------------------------------------------------------- self-checks
+def attention_mask(period, phase, n_steps: int) -> np.ndarray:
+    """``(n_steps, n_hidden)`` booleans: unit ``k`` is attentive at step ``t`` iff ``(t - phase_k) mod period_k = 0``."""
+    t = np.arange(n_steps)[:, None]
+    return (t - np.asarray(phase)) % np.asarray(period) == 0
+
+
+def check_attention_mask(fn) -> None:
+    """Check ``fn(period, phase, n_steps)`` against :func:`attention_mask` on O'Connell's pattern and others."""
+    from ..selfcheck import check_function
+    from ..srn import pa_attention
+
+    cases = [(*pa_attention(8, 7, 7), 10), (*pa_attention(8, 7, 3), 9), (*pa_attention(8, 7, 14), 16),
+             (np.array([1, 2, 4, 8]), np.array([0, 1, 3, 5]), 12)]
+    check_function("attention mask", fn, attention_mask, cases, atol=0.0,
+                   hint="steps count from 0 (the input B); one row per step, one column per unit; "
+                        "a unit with phase q and period p is attentive at q, q + p, q + 2p, ...")

@@ -1,0 +1,237 @@
+"""The conventions of CONTRIBUTING.md, checked for every notebook in book/ (new chapters included):
+the Colab guard opens the code; objectives, prerequisites and runtime open the chapter and a summary
+closes it; exercises are numbered within the chapter and labelled; coding exercises are scaffolded
+and self-checked; the student version of a notebook holds no solution."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tempnets.bookconfig import BEGIN, END, SOLUTION_DIRECTIVE, student_code, student_notebook
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = [p for p in sorted((ROOT / "book").rglob("*.ipynb")) if ".ipynb_checkpoints" not in p.parts]
+CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
+
+
+def cells(path) -> list:
+    return json.loads(Path(path).read_text(encoding="utf-8"))["cells"]
+
+
+def text(cell) -> str:
+    return "".join(cell["source"])
+
+
+def colab_guard() -> str:
+    """The first lines of every chapter's first code cell (CONTRIBUTING.md), for the configured repository."""
+    repo = CONFIG["repository"]
+    url = f"git+{repo['url'].rstrip('/')}@{repo.get('branch', 'main')}"
+    return ("import importlib.util\n"
+            'if importlib.util.find_spec("tempnets") is None:  # Colab: install this book\'s library first\n'
+            f'    %pip install --quiet "tempnets @ {url}"\n')
+
+
+def by_notebook(f):
+    return pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)(f)
+
+
+# ------------------------------------------------------------------------ Colab
+
+@by_notebook
+def test_first_code_cell_installs_tempnets_only_where_it_is_missing(path):
+    first = next(text(c) for c in cells(path) if c["cell_type"] == "code")
+    assert first.startswith(colab_guard()), \
+        f"{path.name}: the first code cell must start with the Colab guard of CONTRIBUTING.md:\n{colab_guard()}"
+    assert "import tempnets" in first and "tempnets.__version__" in first
+
+
+def run_guard(monkeypatch, missing: bool) -> list:
+    """Run the guard as IPython would (``%pip`` inside the ``if``); return the magics it called."""
+    import importlib.util
+
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    python = TransformerManager().transform_cell(colab_guard())
+    assert "%pip" not in python, python            # IPython turned the magic into a call
+    code = compile(python, "<colab guard>", "exec")  # and the result is valid Python
+    calls = []
+
+    class Shell:
+        def run_line_magic(self, name, line):
+            calls.append((name, line))
+
+    if missing:
+        real = importlib.util.find_spec
+        monkeypatch.setattr(importlib.util, "find_spec",
+                            lambda name, *a: None if name == "tempnets" else real(name, *a))
+    exec(code, {"get_ipython": lambda: Shell()})
+    return calls
+
+
+def test_colab_guard_does_nothing_where_tempnets_is_installed(monkeypatch):
+    # Binder, a local checkout and `make test` all have tempnets installed (as here).
+    assert run_guard(monkeypatch, missing=False) == []
+
+
+def test_colab_guard_installs_the_configured_repository_where_tempnets_is_missing(monkeypatch):
+    calls = run_guard(monkeypatch, missing=True)
+    assert calls == [("pip", f'install --quiet "tempnets @ git+{CONFIG["repository"]["url"]}@main"')]
+
+
+# ------------------------------------------------------------ opening and closing
+
+@by_notebook
+def test_chapter_opens_with_objectives_prerequisites_and_runtime(path):
+    first = cells(path)[0]
+    assert first["cell_type"] == "markdown" and text(first).startswith("# "), f"{path.name}: no title cell"
+    body = text(first)
+    m = re.search(r"Learning objectives.*?\n((?:[-*] .+\n?)+)", body)
+    assert m, f"{path.name}: the first cell has no 'Learning objectives' list"
+    n = len(re.findall(r"^[-*] ", m.group(1), re.M))
+    assert 3 <= n <= 5, f"{path.name}: {n} learning objectives (3-5 wanted)"
+    assert re.search(r"Prerequisites\W", body), f"{path.name}: the first cell names no prerequisites"
+    assert re.search(r"Runtime\W.*?\d+\s*min", body, re.S), f"{path.name}: the first cell gives no runtime in minutes"
+
+
+@by_notebook
+def test_chapter_closes_with_a_summary(path):
+    headings = [line for c in cells(path) if c["cell_type"] == "markdown"
+                for line in text(c).splitlines() if re.match(r"## \S", line)]
+    assert headings and headings[-1].strip() == "## Summary", \
+        f"{path.name}: the last section is {headings[-1:]}, not '## Summary'"
+    summary = next(text(c) for c in cells(path) if text(c).startswith("## Summary"))
+    n = len(re.findall(r"^[-*] ", summary, re.M))
+    assert 5 <= n <= 8, f"{path.name}: the summary has {n} bullets (5-8 wanted)"
+
+
+# -------------------------------------------------------------------- exercises
+
+EXERCISE = re.compile(r"^(`{3,}|:{3,})\{exercise\}(.*)\n((?::\w+:.*\n)*)", re.M)
+TITLE = re.compile(r"^ (\d+)\. \S.* — (★{1,3}), [^,]+, (\d+) min$")
+
+
+def exercises(path) -> list[dict]:
+    found = []
+    for c in cells(path):
+        if c["cell_type"] == "markdown":
+            for m in EXERCISE.finditer(text(c)):
+                options = dict(re.findall(r"^:(\w+):\s*(.*)$", m.group(3), re.M))
+                found.append({"title": m.group(2), **options})
+    return found
+
+
+@by_notebook
+def test_exercises_are_numbered_within_the_chapter_with_difficulty_and_time(path):
+    found = exercises(path)
+    for k, ex in enumerate(found, start=1):
+        m = TITLE.match(ex["title"])
+        assert m, (f"{path.name}: exercise title {ex['title']!r} is not "
+                   "'N. Short title — ★★, kind, M min' (CONTRIBUTING.md)")
+        assert int(m.group(1)) == k, f"{path.name}: exercise {ex['title']!r} should be number {k}"
+        assert "nonumber" in ex, f"{path.name}: exercise {k} needs :nonumber: (its number is in the title)"
+        assert ex.get("label", "").startswith("ex-"), f"{path.name}: exercise {k} has no ex-... label"
+    labels = [ex["label"] for ex in found]
+    solved = re.findall(r"\{solution\}\s*(\S+)", "\n".join(text(c) for c in cells(path)))
+    assert sorted(labels) == sorted(solved), f"{path.name}: exercises {labels} vs solutions {solved}"
+
+
+def solution_blocks(source: str) -> list[str]:
+    return re.findall(rf"^[ \t]*{re.escape(BEGIN)}\n(.*?)^[ \t]*{re.escape(END)}", source, re.S | re.M)
+
+
+@by_notebook
+def test_coding_exercises_are_scaffolded_and_self_checked(path):
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    for c in cells(path):
+        source = text(c)
+        if c["cell_type"] != "code" or BEGIN not in source:
+            continue
+        assert source.count(BEGIN) == source.count(END) == len(solution_blocks(source)), source
+        after = source[source.rindex(END):]
+        assert re.search(r"\bcheck_\w+\(", after), f"{path.name}: no self-check after the solution:\n{source}"
+        scaffold = student_code(source)
+        compile(TransformerManager().transform_cell(scaffold), path.name, "exec")
+        assert "# YOUR CODE HERE" in scaffold
+
+
+def test_the_book_has_self_checked_coding_exercises():
+    coding = [p.name for p in NOTEBOOKS for c in cells(p) if c["cell_type"] == "code" and BEGIN in text(c)]
+    assert len(coding) >= 3, f"coding exercises found: {coding}"
+
+
+# ------------------------------------------------------------- student edition
+
+def solution_probes(path) -> dict[str, list[str]]:
+    """Runs of six words from every solution's text, and every line of solution code
+    that appears nowhere else in the notebook."""
+    nb = cells(path)
+    probes = {}
+    for c in nb:
+        if c["cell_type"] != "markdown":
+            continue
+        for m in SOLUTION_DIRECTIVE.finditer(text(c)):
+            body = " ".join(line for line in m.group(0).splitlines()[1:] if not line.startswith(":"))
+            words = re.findall(r"[A-Za-z]{3,}", re.sub(r"\$[^$]*\$|`[^`]*`", " ", body))
+            probes[f"{path.name}: {m.group(0).splitlines()[0]}"] = \
+                [" ".join(words[i:i + 6]) for i in range(0, max(len(words) - 5, 0), 6)]
+    outside = {line.strip() for c in nb for line in
+               (student_code(text(c)) if c["cell_type"] == "code" else "").splitlines()}
+    for c in nb:
+        for k, block in enumerate(solution_blocks(text(c)) if c["cell_type"] == "code" else []):
+            lines = [line.strip() for line in block.splitlines()]
+            probes[f"{path.name}: solution code {k + 1} in cell {nb.index(c)}"] = \
+                [line for line in lines if len(line) >= 12 and line not in outside and not line.startswith("#")]
+    return probes
+
+
+@by_notebook
+def test_student_notebook_holds_no_solution(path):
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    student = student_notebook(nb)
+    everything = "\n".join(text(c) for c in student["cells"])
+    assert "{solution}" not in everything and BEGIN not in everything and END not in everything
+    words = " ".join(re.findall(r"[A-Za-z]{3,}", re.sub(r"\$[^$]*\$|`[^`]*`", " ", everything)))
+    for name, runs in solution_probes(path).items():
+        leaked = [r for r in runs if r in words or r in everything]
+        assert not leaked, f"{name} leaks into the student notebook: {leaked[:3]}"
+    scaffolds = [c for c in student["cells"] if "# YOUR CODE HERE" in text(c)]
+    assert all("raises-exception" in c["metadata"]["tags"] and not c["outputs"] for c in scaffolds)
+    # Nothing else changes: the instructor's cells, in order, with their tags.
+    assert len(student["cells"]) == len(nb["cells"])
+    assert nb == json.loads(path.read_text(encoding="utf-8")), "student_notebook modified its argument"
+
+
+def test_student_notebook_takes_outputs_from_the_executed_notebook():
+    code = lambda src, out=(): {"cell_type": "code", "source": src, "metadata": {},  # noqa: E731
+                                "outputs": list(out), "execution_count": None}
+    exercise = "def f():\n    # BEGIN SOLUTION\n    return 1\n    # END SOLUTION\ncheck_f(f)\n"
+    nb = {"cells": [code("x = 1\n"), code(exercise)]}
+    shown = {"output_type": "stream", "name": "stdout", "text": "1\n"}
+    ran = {"cells": [code("x = 1\n", [shown]), code(exercise, [shown])]}
+    student = student_notebook(nb, ran)
+    assert student["cells"][0]["outputs"] == [shown]
+    assert student["cells"][1]["outputs"] == [] and "return 1" not in text(student["cells"][1])
+    with pytest.raises(ValueError, match="does not match"):
+        student_notebook(nb, {"cells": [code("x = 2\n"), code(exercise)]})
+
+
+def test_student_code_rejects_unbalanced_markers():
+    for bad in (f"{BEGIN}\nx = 1\n", f"x = 1\n{END}\n", f"{BEGIN}\n{BEGIN}\n{END}\n"):
+        with pytest.raises(ValueError):
+            student_code(bad)
+
+
+# ------------------------------------------------------------------------ licence
+
+def test_code_and_content_licences_are_stated_and_shown_in_the_footer():
+    licence = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert "MIT License" in licence and "Permission is hereby granted, free of charge" in licence
+    assert "CC BY 4.0" in licence and "creativecommons.org/licenses/by/4.0" in licence
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert re.search(r'license\s*=\s*\{\s*text\s*=\s*"MIT"', pyproject)
+    footer = CONFIG["html"]["extra_footer"]
+    assert "MIT" in footer and "CC BY 4.0" in footer and "creativecommons.org/licenses/by/4.0" in footer
