@@ -64,7 +64,7 @@ def grammar_layout(grammar) -> dict:
 
 
 def grammar_diagram(grammar, ax=None, layout=None, show_probabilities: bool | None = None,
-                    node_radius: float = 0.18):
+                    node_radius: float = 0.22):
     """Draw a :class:`~tempnets.grammars.FiniteStateGrammar` as a state diagram.
 
     Parameters
@@ -74,7 +74,9 @@ def grammar_diagram(grammar, ax=None, layout=None, show_probabilities: bool | No
     layout : dict, optional
         ``state -> (x, y)``, including ``"END"``; default :func:`grammar_layout`.
     show_probabilities : bool, optional
-        Label arcs ``"X 0.8"``; default: only when some choice is not 0.5.
+        Label arcs ``"X 0.8"`` where a choice is not 0.5 (an even two-way
+        choice stays unlabelled, which keeps crowded diagrams legible);
+        default: only when some choice is not 0.5.
     node_radius : float
         Radius of the state circles, in layout units.
 
@@ -95,11 +97,11 @@ def grammar_diagram(grammar, ax=None, layout=None, show_probabilities: bool | No
     for s in list(grammar.states) + ["END"]:
         x, y = pos[s]
         ax.add_patch(Circle((x, y), node_radius, fill=False, lw=1.5))
-        ax.text(x, y, s, ha="center", va="center", fontsize=7)
+        ax.text(x, y, s, ha="center", va="center", fontsize=8)
     for a in grammar.arcs:
         x0, y0 = pos[a.source]
         x1, y1 = pos["END" if a.target is None else a.target]
-        label = a.symbol + (f" {a.prob:g}" if show_probabilities and a.prob < 1.0 else "")
+        label = a.symbol + (f" {a.prob:g}" if show_probabilities and a.prob not in (0.5, 1.0) else "")
         if (x0, y0) == (x1, y1):  # self-loop above the state
             start, end = (x0 - node_radius * 0.7, y0 + node_radius * 0.7), (x0 + node_radius * 0.7,
                                                                          y0 + node_radius * 0.7)
@@ -114,11 +116,11 @@ def grammar_diagram(grammar, ax=None, layout=None, show_probabilities: bool | No
                                     arrowstyle="-|>", mutation_scale=10, lw=1)
             lx, ly = (x0 + x1) / 2 + 0.12 * (y1 - y0), (y0 + y1) / 2 + 0.12 * (x0 - x1) + 0.06
         ax.add_patch(arrow)
-        ax.text(lx, ly, label, ha="center", va="center", fontsize=9, color="tab:blue",
+        ax.text(lx, ly, label, ha="center", va="center", fontsize=10, color="tab:blue",
                 bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.8))
     xs, ys = zip(*pos.values())
-    ax.set_xlim(min(xs) - 0.5, max(xs) + 0.5)
-    ax.set_ylim(min(ys) - 0.6, max(ys) + 0.9)
+    ax.set_xlim(min(xs) - 0.3, max(xs) + 0.3)
+    ax.set_ylim(min(ys) - 0.45, max(ys) + 0.65)
     ax.set_aspect("equal")
     ax.set_axis_off()
     ax.set_title(grammar.name)
@@ -226,20 +228,25 @@ def network_state(layers: dict, ax=None, unit_labels: dict | None = None, title:
             raise ValueError(f"layer {k!r} has values outside [0, 1] ({v.min():.3g}..{v.max():.3g})")
     unit_labels = unit_labels or {}
     width = max(v.size for v in rows.values())
+    # Rows from the top; a row with unit labels gets room above it for them, so
+    # the labels never touch the boxes of the row above.
+    ys, y = [], 0.0
+    for name in rows:
+        y -= 1.0 + (0.4 if name in unit_labels else 0.0)
+        ys.append(y)
     ax = _axes(ax, (0.45 * width + 1.5, 0.6 * len(rows) + 0.8))
-    for r, (name, v) in enumerate(rows.items()):
-        y = len(rows) - 1 - r
-        ax.text(-0.6, y + 0.4, name, ha="right", va="center", fontsize=9)
+    for y, (name, v) in zip(ys, rows.items()):
+        ax.text(-0.4, y + 0.4, name, ha="right", va="center", fontsize=9)
         labels = unit_labels.get(name)
         for i, a in enumerate(v):
             ax.add_patch(Rectangle((i, y), 0.9, 0.8, fc=str(1 - 0.85 * a), ec="black", lw=0.5))
             if numbers:
-                ax.text(i + 0.45, y + 0.4, f"{round(100 * a):d}", ha="center", va="center", fontsize=7,
+                ax.text(i + 0.45, y + 0.4, f"{round(100 * a):d}", ha="center", va="center", fontsize=8,
                         color="white" if a > 0.55 else "black")
             if labels is not None and i < len(labels):
-                ax.text(i + 0.45, y + 0.88, labels[i], ha="center", va="bottom", fontsize=7)
-    ax.set_xlim(-3.0, width + 0.2)
-    ax.set_ylim(-0.2, len(rows) + 0.2)
+                ax.text(i + 0.45, y + 0.86, labels[i], ha="center", va="bottom", fontsize=8)
+    ax.set_xlim(-2.6, width + 0.2)
+    ax.set_ylim(ys[-1] - 0.2, 0.1)
     ax.set_aspect("equal")
     ax.set_axis_off()
     if title:

@@ -313,3 +313,29 @@ def test_problem3_claims_rederive_from_the_recorded_paper_scale_run():
     assert book.claims.rows()[-1]["expected"] is gsm.EXPECT_PROBLEM3_SIZE_EFFECT["book"]
     with pytest.raises(ValueError, match="missing"):
         gsm.run_problem3("paper", trained={"main": {}})
+
+
+def test_generalisation_sweep_trains_experiment_2s_networks():
+    # At (0.01, 0.9) the sweep's network 0 is run_21_strings' network 0 (same seed stream).
+    one = gsm.generalisation_sweep(learning_rates=(0.01,), momenta=(0.9,), n_networks=1)
+    assert len(one) == 1 and one[0]["learning_rate"] == 0.01 and one[0]["momentum"] == 0.9
+    g = grammars.reber()
+    hist = gsm.train_epochs([g.encode(s) for s in grammars.SERVAN_SCHREIBER_TRAINING], n_epochs=2000,
+                            config=gsm.config(15), n_networks=1, rng=gsm._sub(0, 2, 1),
+                            chunk_strings=21 * 50, progress=False)
+    unseen = list(grammars.generalisation_strings())
+    gen = metrics.generalisation_counts(gsm.outputs(hist.params.network(0), g, unseen), unseen, g,
+                                        language=g.enumerate(8, 3))
+    assert one[0]["incorrect_pct"] == [pytest.approx(100 * gen.n_incorrect / gen.n_predictions)]
+    assert one[0]["missed_pct"] == [pytest.approx(100 * gen.n_missed / gen.n_predictions)]
+    other = gsm.generalisation_sweep(learning_rates=(0.02,), momenta=(0.5,), n_networks=1)
+    assert other[0]["tss"] != one[0]["tss"]  # the settings change the training
+
+
+def test_learning_phase_claim_asks_for_a_change_of_order():
+    from tempnets import claims
+    tests = list(range(0, 1001, 50))
+    for best, holds in (([6] * 21, False), ([0, 1, 1] + [3] * 10 + [6] * 8, True), ([0] * 21, False)):
+        t = claims.ClaimsTable()
+        gsm._learning_phase_claims(t, tests, best, 0.0, "note 6")
+        assert t.claims[2].holds is holds, best

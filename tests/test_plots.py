@@ -36,7 +36,9 @@ def test_grammar_diagram(make):
 
 def test_grammar_diagram_probabilities_and_layout():
     ax = plots.grammar_diagram(gr.embedded_subgrammar(False))
-    assert any(t.get_text() == "S 0.8" for t in ax.texts)
+    texts = [t.get_text() for t in ax.texts]
+    assert "S 0.8" in texts and "X 0.2" in texts
+    assert not any(t.endswith(" 0.5") for t in texts)  # even choices stay unlabelled
     pos = plots.grammar_layout(gr.reber())
     assert pos["#1"][1] > pos["#2"][1] and pos["#0"][0] < pos["#1"][0] < pos["#3"][0] < pos["#5"][0]
     with pytest.raises(ValueError, match="no position"):
@@ -118,3 +120,15 @@ def test_curves_and_bars_reject_bad_input():
         plots.learning_curve(np.arange(5), np.zeros((2, 2, 5)))
     with pytest.raises(ValueError, match=r"lacks \['error'\]"):
         plots.hits_by_length({"lengths": ["3"], "hit": [50.0]})
+
+
+def test_network_state_unit_labels_clear_the_row_above():
+    layers = {"Output": np.full(7, 0.5), "Hidden": [0.1, 0.5, 0.99], "Context": [0, 0, 0], "Input": np.eye(7)[0]}
+    ax = plots.network_state(layers, unit_labels={"Output": "BTSPXVE", "Input": "BTSPXVE"})
+    boxes = [(p.get_x(), p.get_y()) for p in ax.patches if isinstance(p, Rectangle)]
+    labels = [t.get_position() for t in ax.texts if t.get_va() == "bottom"]
+    assert len(labels) == 14
+    for lx, ly in labels:        # a label's line (about 0.35 box heights tall) touches no box
+        for bx, by in boxes:
+            if bx <= lx <= bx + 0.9:
+                assert ly + 0.35 <= by or ly >= by + 0.8, (lx, ly, bx, by)

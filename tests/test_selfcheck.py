@@ -94,34 +94,40 @@ def test_crossentropy_check_rejects_typical_mistakes(wrong):
         cow.check_crossentropy_gradient(wrong)
 
 
-# --------------------------------------------- graded state machines: SRN rule
+# ------------------------------------ graded state machines: BPTT(3,1) by hand
 
-def srn_rule(params, codes, *, hidden_derivative=True, context="previous", sign=1.0):
-    """The SRN rule written out layer by layer, with switches for typical mistakes."""
+def bptt31(params, codes, *, earlier_derivative=True, transpose=False, steps_back=1, sign=1.0):
+    """BPTT(3,1) written out layer by layer, with switches for typical mistakes."""
     y, _, h = srn_forward(params, [codes], return_hidden=True)
     x_in, target = codes[:-1], codes[1:]
     dy = (np.eye(7)[target] - y) * y * (1 - y)
-    dh = dy @ params.W_ho * (h * (1 - h) if hidden_derivative else 1.0)
-    c = {"previous": np.vstack([np.zeros(h.shape[1]), h[:-1]]), "current": h}[context]
+    dh = h * (1 - h) * (dy @ params.W_ho)                      # the SRN rule's hidden deltas
+    back = np.zeros_like(dh)
+    W = params.W_hh.T if transpose else params.W_hh
+    if steps_back:
+        back[:-1] = (dh[1:] @ W) * (h[:-1] * (1 - h[:-1]) if earlier_derivative else 1.0)
+    d = dh + back
+    c = np.vstack([np.zeros(h.shape[1]), h[:-1]])
     g_ih = np.zeros_like(params.W_ih)
-    np.add.at(g_ih.T, x_in, dh)
-    return SRNParams(*(sign * -g for g in (g_ih, dh.T @ c, dh.sum(0), dy.T @ h, dy.sum(0))))
+    np.add.at(g_ih.T, x_in, d)
+    return SRNParams(*(sign * -g for g in (g_ih, d.T @ c, d.sum(0), dy.T @ h, dy.sum(0))))
 
 
-def test_srn_gradient_check_accepts_the_solution():
-    gsm.check_srn_gradient(srn_rule)
+def test_bptt31_check_accepts_the_solution():
+    gsm.check_bptt31_gradient(bptt31)
 
 
 @pytest.mark.parametrize("wrong", [
-    lambda p, c: srn_rule(p, c, hidden_derivative=False),     # forgot h(1 - h)
-    lambda p, c: srn_rule(p, c, context="current"),           # context h(s) instead of h(s - 1)
-    lambda p, c: srn_rule(p, c, sign=-1.0),                   # the weight change, not the gradient
+    lambda p, c: bptt31(p, c, steps_back=0),                  # the SRN rule, BPTT(2,1)
+    lambda p, c: bptt31(p, c, earlier_derivative=False),      # forgot h(s-1)(1 - h(s-1))
+    lambda p, c: bptt31(p, c, transpose=True),                # W_hh instead of its transpose
+    lambda p, c: bptt31(p, c, sign=-1.0),                     # the weight change, not the gradient
     lambda p, c: tuple(bptt_gradient(p, [c], config=TrainConfig(h=len(c) + 1, h_prime=len(c)))),  # exact BPTT
-    lambda p, c: srn_rule(p, c)[:4],                          # forgot the output bias
+    lambda p, c: bptt31(p, c)[:4],                            # forgot the output bias
 ])
-def test_srn_gradient_check_rejects_typical_mistakes(wrong):
+def test_bptt31_check_rejects_typical_mistakes(wrong):
     with pytest.raises(CheckFailed):
-        gsm.check_srn_gradient(wrong)
+        gsm.check_bptt31_gradient(wrong)
 
 
 # ------------------------------------- periodically attentive units: attention
