@@ -25,15 +25,18 @@ book: $(STAMP)
 	$(BIN)/python -m tempnets.bookconfig check-figures book _build/html
 	@echo "Open _build/html/index.html"
 
-# Student edition: solutions hidden, no page sources, no download button.
-# Only the HTML is kept: the executed notebooks and doctrees still hold the solutions.
-# It shares the execution cache of `make book`, so after it nothing is executed again.
-student-book: $(STAMP)
-	rm -rf _build/student _build/student-work
-	$(BIN)/python -m tempnets.bookconfig student _config.yml _build/student-config.yml $(CURDIR)/_build/.jupyter_cache
-	$(RUN) $(BIN)/jupyter-book build . --config _build/student-config.yml --path-output _build/student-work -n -W --keep-going
+# Student edition: built from student notebooks (no solutions; coding exercises
+# scaffolded, their solution lines replaced by a placeholder), which each page offers
+# for download; no Binder, Colab or repository buttons (they would open the instructor's
+# notebooks on main). The notebooks take their outputs from the instructor build, so
+# nothing is executed again; only the HTML is kept.
+student-book: book
+	rm -rf _build/student _build/student-work _build/student-src
+	$(BIN)/python -m tempnets.bookconfig student _config.yml _build/student-config.yml
+	$(BIN)/python -m tempnets.bookconfig student-sources . _build/student-src _build/jupyter_execute
+	$(RUN) $(BIN)/jupyter-book build _build/student-src --config _build/student-config.yml --path-output _build/student-work -n -W --keep-going
 	mv _build/student-work/_build/html _build/student
-	rm -rf _build/student-work _build/student-config.yml
+	rm -rf _build/student-work _build/student-src _build/student-config.yml
 	@echo "Open _build/student/index.html"
 
 # One script per engine (benchmarks/bench_*.py), each printing its lines.

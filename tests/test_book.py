@@ -80,34 +80,25 @@ def test_student_config_overrides_without_losing_settings():
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
     student = student_config(config)
     assert student["sphinx"]["config"]["hide_solutions"] is True
-    assert student["sphinx"]["config"]["html_copy_source"] is False
-    assert student["sphinx"]["config"]["html_theme_options"]["use_download_button"] is False
-    assert student["launch_buttons"] == config["launch_buttons"]
+    assert student["sphinx"]["config"]["html_theme_options"]["use_download_button"] is True
+    # no button may open the instructor's notebooks on the main branch
+    assert not any(student["launch_buttons"][k] for k in ("binderhub_url", "colab_url", "jupyterhub_url"))
+    assert student["html"]["use_repository_button"] is False and student["html"]["use_issues_button"] is False
+    # the student sources carry the instructor build's outputs
+    assert student["execute"]["execute_notebooks"] == "off"
     assert student["sphinx"]["extra_extensions"] == config["sphinx"]["extra_extensions"]
+    assert student["html"]["extra_footer"] == config["html"]["extra_footer"]
+    assert student["repository"] == config["repository"]
     assert merge({"a": {"b": 1, "c": 2}}, {"a": {"b": 3}}) == {"a": {"b": 3, "c": 2}}
-    shared = student_config(config, "/abs/_build/.jupyter_cache")
-    assert shared["execute"]["cache"] == "/abs/_build/.jupyter_cache"
-    assert shared["execute"]["execute_notebooks"] == config["execute"]["execute_notebooks"]
 
 
 # ---------------------------------------------------------------- student edition
 
-SOLUTION = re.compile(r"^(`{3,}|:{3,})\{solution\}.*?$(.*?)^\1\s*$", re.S | re.M)
+def all_probes() -> dict[str, list[str]]:
+    """Runs of words from every solution and lines of every coding exercise's solution."""
+    from test_book_conventions import solution_probes
 
-
-def solution_probes() -> dict[str, list[str]]:
-    """For every solution in the book, a few runs of six plain words from its text."""
-    probes = {}
-    for path in NOTEBOOKS:
-        for cell in json.loads(path.read_text())["cells"]:
-            if cell["cell_type"] != "markdown":
-                continue
-            for m in SOLUTION.finditer("".join(cell["source"])):
-                body = " ".join(line for line in m.group(2).splitlines() if not line.startswith(":"))
-                words = re.findall(r"[A-Za-z]{3,}", re.sub(r"\$[^$]*\$|`[^`]*`", " ", body))
-                runs = [" ".join(words[i:i + 6]) for i in range(0, max(len(words) - 5, 0), 6)]
-                probes[f"{path.name}: {m.group(0).splitlines()[0]}"] = runs
-    return probes
+    return {name: runs for path in NOTEBOOKS for name, runs in solution_probes(path).items() if runs}
 
 
 def plain_words(text: str) -> str:
@@ -116,53 +107,87 @@ def plain_words(text: str) -> str:
 
 
 def leaks(build: Path, probes: dict[str, list[str]]) -> dict[str, list[str]]:
-    """Map each file under ``build`` to the solutions whose text it contains."""
+    """Map each file under ``build`` to the solutions whose text or code it contains."""
     found = {}
     for f in build.rglob("*"):
         if not f.is_file():
             continue
         try:
-            text = plain_words(f.read_text(encoding="utf-8"))
+            raw = f.read_text(encoding="utf-8")
         except UnicodeDecodeError:
             continue  # images, fonts, pickles: no readable solution text
-        hits = [name for name, runs in probes.items() if any(r in text for r in runs)]
+        # Code is compared on the page's text without tags and with whitespace runs collapsed.
+        flat = " ".join(html.unescape(re.sub(r"<[^>]+>", "", raw)).split())
+        text = plain_words(raw)
+        hits = [name for name, runs in probes.items()
+                if any((" ".join(r.split()) in flat) if "solution code" in name else (r in text) for r in runs)]
         if hits:
             found[str(f.relative_to(build))] = hits
     return found
 
 
-def build_book(config: dict, out: Path) -> Path:
-    """Build the book without executing notebooks (solutions are text) and return the output folder."""
+def build_book(config: dict, out: Path, source: Path = ROOT) -> Path:
+    """Build the book in ``source`` without executing notebooks and return the output folder."""
     config = merge(config, {"execute": {"execute_notebooks": "off"}})
     out.mkdir(parents=True)
     cfg = out / "config.yml"
     cfg.write_text(yaml.safe_dump(config))
     jb = Path(sys.executable).with_name("jupyter-book")
-    run = subprocess.run([str(jb), "build", str(ROOT), "--config", str(cfg), "--path-output", str(out),
+    run = subprocess.run([str(jb), "build", str(source), "--config", str(cfg), "--path-output", str(out),
                           "-n", "-W", "--keep-going"], capture_output=True, text=True)
     assert run.returncode == 0, f"book build failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
     return out / "_build"
 
 
-@pytest.mark.slow
-def test_student_edition_contains_no_solution_text(tmp_path):
-    probes = solution_probes()
-    assert probes and all(probes.values()), "found no solutions to look for"
-    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+def links(build: Path) -> dict[str, set[str]]:
+    """Every href/src of every HTML page under ``build``, by page."""
+    return {str(p.relative_to(build)): set(re.findall(r'(?:href|src)="([^"]+)"', p.read_text(encoding="utf-8")))
+            for p in build.rglob("*.html")}
 
-    # The detector must see the solutions where they are meant to be: the instructor's edition.
+
+def forbidden(url: str, repo: str) -> bool:
+    """A link that opens the instructor's material: a launch service or the repository itself
+    (except a library file outside tempnets/chapters/, which holds no solution)."""
+    if any(host in url for host in ("mybinder.org", "colab.research.google.com", "jupyterhub")):
+        return True
+    if url.startswith(repo):
+        return not re.match(re.escape(repo) + r"/blob/[^/]+/tempnets/(?!chapters/)\w+\.py$", url)
+    return False
+
+
+@pytest.mark.slow
+def test_student_edition_contains_no_solution_and_no_link_to_one(tmp_path):
+    from tempnets.bookconfig import write_student_sources
+
+    probes = all_probes()
+    assert probes and any("solution code" in n for n in probes), "found no solutions to look for"
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    repo = config["repository"]["url"].rstrip("/")
+
+    # The detectors must see the solutions and the launch links where they are meant to be:
+    # the instructor's edition.
     instructor = build_book(config, tmp_path / "instructor")
     seen = {name for hits in leaks(instructor / "html", probes).values() for name in hits}
-    assert seen == set(probes), f"detector missed solutions in the instructor build: {set(probes) - seen}"
+    assert set(probes) <= seen, f"detector missed solutions in the instructor build: {set(probes) - seen}"
+    assert any(forbidden(u, repo) for page in links(instructor / "html").values() for u in page), \
+        "the instructor build has no launch links: the link detector would prove nothing"
     # Display math written inside a paragraph or list item must render as math, not as "$...$".
     stray = [p.name for p in (instructor / "html").rglob("*.html")
              if re.search(r'\$<span class="math|</span>\$', p.read_text(encoding="utf-8"))]
     assert not stray, f"unrendered $$ display math in {stray} (is myst_dmath_double_inline set?)"
 
-    # What make student-book publishes: the HTML folder.
-    student = build_book(student_config(config), tmp_path / "student")
-    assert not leaks(student / "html", probes), "solution text in the student edition"
-    assert not (student / "html" / "_sources").exists() or not any((student / "html" / "_sources").iterdir())
+    # What make student-book publishes: the HTML folder built from the student sources.
+    write_student_sources(ROOT, tmp_path / "src")
+    student = build_book(student_config(config), tmp_path / "student", source=tmp_path / "src") / "html"
+    assert not leaks(student, probes), "solution text or code in the student edition"
+    bad = {page: sorted(u for u in urls if forbidden(u, repo)) for page, urls in links(student).items()}
+    assert not {p: u for p, u in bad.items() if u}, f"links that reach the instructor's notebooks: {bad}"
+    # Each chapter offers its (solution-free) notebook for download, and it is there.
+    for nb in NOTEBOOKS:
+        rel = nb.relative_to(ROOT)
+        page = (student / rel.with_suffix(".html")).read_text(encoding="utf-8")
+        assert f"_sources/{rel.as_posix()}" in page, f"{rel}: no download link to its notebook"
+        assert (student / "_sources" / rel).exists()
 
 
 def test_figure_check_flags_a_page_without_images(tmp_path):

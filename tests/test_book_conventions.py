@@ -247,3 +247,11 @@ def test_code_and_content_licences_are_stated_and_shown_in_the_footer():
     assert re.search(r'license\s*=\s*\{\s*text\s*=\s*"MIT"', pyproject)
     footer = CONFIG["html"]["extra_footer"]
     assert "MIT" in footer and "CC BY 4.0" in footer and "creativecommons.org/licenses/by/4.0" in footer
+
+
+def test_the_notation_page_is_in_the_book():
+    toc = (ROOT / "_toc.yml").read_text(encoding="utf-8")
+    assert "file: book/notation" in toc
+    page = (ROOT / "book" / "notation.md").read_text(encoding="utf-8")
+    for code_name in ("W_ih", "W_hh", "W_ho", "b_h", "b_o", "learning_rate", "momentum", "h_prime"):
+        assert f"`p.{code_name}`" in page or f"`cfg.{code_name}`" in page, code_name
