@@ -236,15 +236,15 @@ def network_state(layers: dict, ax=None, unit_labels: dict | None = None, title:
         ys.append(y)
     ax = _axes(ax, (0.45 * width + 1.5, 0.6 * len(rows) + 0.8))
     for y, (name, v) in zip(ys, rows.items()):
-        ax.text(-0.4, y + 0.4, name, ha="right", va="center", fontsize=9)
+        ax.text(-0.4, y + 0.4, name, ha="right", va="center", fontsize=10)
         labels = unit_labels.get(name)
         for i, a in enumerate(v):
             ax.add_patch(Rectangle((i, y), 0.9, 0.8, fc=str(1 - 0.85 * a), ec="black", lw=0.5))
             if numbers:
-                ax.text(i + 0.45, y + 0.4, f"{round(100 * a):d}", ha="center", va="center", fontsize=8,
+                ax.text(i + 0.45, y + 0.4, f"{round(100 * a):d}", ha="center", va="center", fontsize=9,
                         color="white" if a > 0.55 else "black")
             if labels is not None and i < len(labels):
-                ax.text(i + 0.45, y + 0.86, labels[i], ha="center", va="bottom", fontsize=8)
+                ax.text(i + 0.45, y + 0.86, labels[i], ha="center", va="bottom", fontsize=9)
     ax.set_xlim(-2.6, width + 0.2)
     ax.set_ylim(ys[-1] - 0.2, 0.1)
     ax.set_aspect("equal")
