@@ -282,7 +282,7 @@ def initial_state(net: FastWeightNet, U, xs0=None) -> FastState:
 
 
 # --------------------------------------------------------------------------- the kernel
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _steps(U, xs, xf, d, mask, W, P, from_to, squash, T, lr, stop_run, stop_thr,
            y_out, E_out, err_out, G, W_hist):
     """Run steps t = 1..n in place: read, error, p-variable gradient, write, learn.

@@ -114,7 +114,7 @@ def _check(net, W, x, d, mask):
     return W, x, np.where(mask[:, None] == 1, d, 0.0), mask
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _rtrl(W, x, d, mask, n_out, y, P, lr, stop_run, stop_thr, E_out, G):
     """Steps t = 1..n in place.  Vectorised meaning: ``z = [x; y; 1]``, ``y = f(W z)``,
     ``P = f' (W_rec P + δ z)``, ``g = Σ_k e_k P_k``, ``G += g``, ``W -= lr g``."""
