@@ -256,9 +256,9 @@ def _flipflop_claims(data) -> claims.ClaimsTable:
     t.add("a fully recurrent net (RTRL, 3 units) solves it too: most runs within the cap (>= 95%)",
           "§1 (recurrent nets)", None, round(100 * (1 - sb["failures"] / sb["runs"]), 1),
           claims.at_least(95.0), note=f"best rate {lr:g}: {_fmt_summary(sb, cap)}")
-    t.add("the two feed-forward nets with (4) solve it in fewer steps than the recurrent net "
-          "(ratio of medians, RTRL / (4))", "abstract", None, round(sb["median"] / s4["median"], 2),
-          claims.at_least(1.0), note="the RTRL rate is the best of "
+    t.add("the two feed-forward nets with (4) solve it at least twice as fast as the recurrent "
+          "net (ratio of medians, RTRL / (4))", "abstract", None, round(sb["median"] / s4["median"], 2),
+          claims.at_least(2.0), note="the RTRL rate is the best of "
           + ", ".join(f"{r:g}" for r in BASELINE["flipflop"]["rates"]))
     good = [u for u, s in zip(runs["per-weight"]["U"], runs["per-weight"]["solved"]) if s > 0]
     share = float(np.mean([learned_flipflop_solution(u) for u in good])) if good else 0.0
@@ -449,10 +449,10 @@ def system_diagram(ax=None, interface: str = "per-weight"):
     ax.text(0.6, 1.15, "slow net S (weights U, learned by gradient descent)", ha="center", fontsize=9)
     ax.text(3.2, 1.15, "fast net F (weights W(t), written by S)", ha="center", fontsize=9)
     if interface == "from-to":
-        ax.text(2.0, -0.25, r"$\square w_{ab}(t) = s_a(t)\,s_b(t)$ (eq. 5): outer product of FROM and TO",
+        ax.text(2.0, -0.25, "\u25a1w_ab(t) = s_a(t) s_b(t) (eq. 5): outer product of FROM and TO",
                 ha="center", fontsize=9, color="tab:blue")
     else:
-        ax.text(2.0, -0.25, r"$\square w_{ab}(t) = s_{ab}(t)$ (eq. 4): one S output per fast weight",
+        ax.text(2.0, -0.25, "\u25a1w_ab(t) = s_ab(t) (eq. 4): one S output per fast weight",
                 ha="center", fontsize=9, color="tab:blue")
     ax.set_xlim(-0.4, 4.2)
     ax.set_ylim(-0.4, 1.3)
