@@ -301,6 +301,7 @@ def _steps(U, xs, xf, d, mask, W, P, from_to, squash, T, lr, stop_run, stop_thr,
     ok_run = 0
     solved = -1
     keep_hist = W_hist.shape[0] > 0
+    finite = True  # checked value by value: no temporary arrays in the loop
     for t in range(n):
         # read: y(t) = W(t-1) x_F(t), before the write (B2.1)
         E = 0.0
@@ -358,6 +359,7 @@ def _steps(U, xs, xf, d, mask, W, P, from_to, squash, T, lr, stop_run, stop_thr,
                     for i in range(ns):
                         P[b, a, 0, i] = fp * (P[b, a, 0, i] + xs[t, i])
                 W[b, a] = w
+                finite = finite and np.isfinite(w)
         if keep_hist:
             W_hist[t] = W
         # learn: off-line sum and on-line change of U
@@ -366,7 +368,8 @@ def _steps(U, xs, xf, d, mask, W, P, from_to, squash, T, lr, stop_run, stop_thr,
                 G[k, i] += g[k, i]
                 if lr > 0.0:
                     U[k, i] -= lr * g[k, i]
-        if not (np.isfinite(E) and np.all(np.isfinite(W)) and np.all(np.isfinite(U))):
+                    finite = finite and np.isfinite(U[k, i])
+        if not (finite and np.isfinite(E)):
             return t + 1, solved, False
         if stop_run > 0 and mask[t] == 1.0:
             if E <= stop_thr:
