@@ -544,8 +544,9 @@ def latch_figure(U, events: str, interface: str = "per-weight", axes=None):
     return axes
 
 
-def steps_histogram(solved, cap: int, bound: int, ax=None, label: str = "", color=None):
-    """Histogram of steps to solution (log bins) with the paper's bound and the failures."""
+def steps_histogram(solved, cap: int, bound=None, ax=None, label: str = "", color=None):
+    """Histogram of steps to solution (log bins), the failures in the legend, and the paper's
+    bound as a dashed line (if ``bound`` is given)."""
     import matplotlib.pyplot as plt
 
     ax = ax or plt.subplots(figsize=(6, 3.5))[1]
@@ -554,8 +555,9 @@ def steps_histogram(solved, cap: int, bound: int, ax=None, label: str = "", colo
     bins = np.logspace(np.log10(max(50, ok.min() if ok.size else 50)), np.log10(cap), 30)
     ax.hist(ok, bins=bins, alpha=0.6, color=color,
             label=f"{label} ({int((s <= 0).sum())} unsolved by {cap:,})")
-    ax.axvline(bound, color="k", ls="--")
-    ax.text(bound, ax.get_ylim()[1] * 0.95, f" paper: within {bound:,}", va="top", fontsize=8)
+    if bound is not None:
+        ax.axvline(bound, color="k", ls="--")
+        ax.text(bound, ax.get_ylim()[1] * 0.95, f" paper: within {bound:,}", va="top", fontsize=8)
     ax.set_xscale("log")
     ax.set_xlabel("steps to solution")
     ax.set_ylabel("runs")
