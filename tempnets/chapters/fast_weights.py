@@ -67,7 +67,7 @@ class Sizes:
 
 
 SIZES = {
-    "fw-flipflop": {"book": Sizes(100, 20_000), "paper": Sizes(500, 20_000)},
+    "fw-flipflop": {"book": Sizes(200, 20_000), "paper": Sizes(500, 20_000)},
     "fw-parking": {"book": Sizes(40, 50_000), "paper": Sizes(100, 50_000)},
     "fw-parking-variants": {"book": Sizes(10, 50_000), "paper": Sizes(50, 50_000)},
     "fw-linear-attention": {"book": Sizes(40, 5_000), "paper": Sizes(200, 20_000)},
