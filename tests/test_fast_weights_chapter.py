@@ -61,7 +61,10 @@ def test_learned_solution_detectors():
     assert not ch.learned_flipflop_solution([[-1, -1, -1], [-2, -2, 0], [-1, -1, -1]])
     D = -np.ones((3, 6))
     D[np.arange(3), np.arange(3)] = 1
+    D[:, 3:] = 0.1
     assert ch.learned_binding(D) and not ch.learned_binding(-D)
+    D[1, 4] = 1.5  # a distractor that sets a link
+    assert not ch.learned_binding(D)
 
 
 def test_the_hand_built_flipflop_solution_is_solved():
