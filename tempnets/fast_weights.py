@@ -418,7 +418,8 @@ def run(net: FastWeightNet, U, xs, xf, d=None, mask=None, state=None, xs0=None):
     Returns
     -------
     dict
-        ``y`` (n, n_f_out), ``E`` (n,), ``W`` (n + 1, n_f_out, n_f_in) with
+        ``y`` (n, n_f_out), ``E`` (n,), ``err`` (n,) the largest ``|d_b - y_b|`` of
+        each scored step, ``W`` (n + 1, n_f_out, n_f_in) with
         ``W[t]`` = w(t) (``W[0]`` the state passed in), ``state`` after step n.
     """
     _check_net(net)
