@@ -16,6 +16,9 @@ One module per idea (see the README's layout paragraph):
 ``metrics``         acceptance, Luce ratios, embed/final, generalisation counts
 ``analysis``        cluster analysis of hidden states, average conditional probabilities
 ``plots``           the papers' figures, drawn by code (never called by training)
+``streams``         endless event streams: the flip-flop, the car owner's day
+``fast_weights``    Schmidhuber's slow net / fast net, p-variables, linear attention
+``rtrl``            a fully recurrent net trained on-line by RTRL (the baseline)
 ``chapters``        one module per chapter (``chapters.graded_state_machines``, ...):
                     its runners, the paper's numbers, its claims
 ==================  ==========================================================

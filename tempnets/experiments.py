@@ -92,6 +92,15 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment("pa-framing",
                "O'Connell ch. 8 check: BPTT(5,1) with and without the inner B/E",
                "tempnets.chapters.periodically_attentive_units:run_framing"),
+    Experiment("fw-flipflop",
+               "Schmidhuber 1991 §3 exp. 1: fast weights learn the flip-flop, interfaces (4) and (5), vs RTRL",
+               "tempnets.chapters.fast_weights:run_flipflop"),
+    Experiment("fw-parking",
+               "Schmidhuber 1991 §3 exp. 2: fast weights bind WHERE-IS-MY-CAR? to a parking slot, vs RTRL",
+               "tempnets.chapters.fast_weights:run_parking"),
+    Experiment("fw-linear-attention",
+               "Schlag et al. 2021: linear attention == additive fast weights; additive writes cannot latch",
+               "tempnets.chapters.fast_weights:run_linear_attention"),
 )
 
 

@@ -1,0 +1,649 @@
+r"""Experiments of Schmidhuber (1991), *Learning temporary variable binding with dynamic
+links* (``papers/001``), as runners for ``python -m tempnets reproduce`` and for the
+chapter ``book/fast_weights``.
+
+==============================  ===================================================
+runner                          paper
+==============================  ===================================================
+:func:`run_flipflop`            §3 experiment 1: the flip-flop, interfaces (4), (5)
+:func:`run_parking`             §3 experiment 2: car parking, WHERE-IS-MY-CAR?
+:func:`run_linear_attention`    the modern link (Schlag, Irie & Schmidhuber 2021)
+==============================  ===================================================
+
+The paper reports one run per setting ("the system learned to solve the task
+within N time steps").  We run many seeds on independent streams and report the
+distribution of the *steps to solution*: the time step ``t`` at which the
+criterion is first met, i.e. the last of the first 100 scored steps in a row
+with ``E(t) = ½ Σ_b (d_b - y_b)² <= 0.05`` (the paper's "error", read as its
+E(t); :func:`tempnets.fast_weights.solved_at`).  We also report the stricter
+reading ``max_b |d_b - y_b| <= 0.05``.  A run that never meets the criterion
+within the cap counts as a failure; medians and percentiles count failures as
+"more than the cap" (``cap + 1``).  Because a network with part of the solution
+can meet a 100-step criterion by luck, every final network is also tested,
+frozen, on a fresh stream (:func:`test_stream`), and a 1000-step window is
+reported beside the paper's (:data:`LONG_RUN`).
+
+The conventional baseline is a fully recurrent network trained on-line by RTRL
+(:mod:`tempnets.rtrl`) on the same streams, at the best of a few learning rates
+(chosen on the same seeds, which favours the baseline).
+"""
+
+from __future__ import annotations
+
+import numbers
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from .. import claims, fast_weights as fw, rtrl, streams
+from ..experiments import Result
+from ..progress import progress_bar
+from ..scale import get_scale
+from ..selfcheck import check_function, check_value
+from ..training import DivergenceError
+
+PAPER = {
+    "T": 10.0, "init_range": 0.1, "run": 100, "threshold": 0.05,
+    "flipflop": {"per-weight": {"learning_rate": 1.0, "bound": 300},
+                 "from-to": {"learning_rate": 0.5, "bound": 800}},
+    "parking": {"per-weight": {"learning_rate": 0.02, "bound": 6000}},
+}
+"""The paper's settings and results (§3): T, S's initial weight range, the "solved"
+criterion (100 steps in a row, error <= 0.05), learning rates and "within N steps"."""
+
+BASELINE = {"flipflop": {"n_units": 3, "rates": (0.5, 1.0, 2.0, 4.0)},
+            "parking": {"n_units": 5, "rates": (0.1, 0.5, 1.0)}}
+"""RTRL baseline: units (the first 1 or 3 are outputs) and the learning rates tried."""
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """How many independent runs (seeds) and how many steps each may take."""
+
+    n_seeds: int
+    cap: int
+    n_curves: int = 8  # runs whose error curve is kept for the figures
+
+
+SIZES = {
+    "fw-flipflop": {"book": Sizes(200, 20_000), "paper": Sizes(500, 20_000)},
+    "fw-parking": {"book": Sizes(40, 50_000), "paper": Sizes(100, 50_000)},
+    "fw-parking-variants": {"book": Sizes(10, 50_000), "paper": Sizes(50, 50_000)},
+    "fw-linear-attention": {"book": Sizes(40, 5_000), "paper": Sizes(200, 20_000)},
+}
+
+EXPECT = {"parking-binds": {"book": True, "paper": True},
+          "flipflop-long-vs-rtrl": {"book": True, "paper": True},
+          "parking-vs-rtrl": {"book": True, "paper": True},
+          "parking-perfect": {"book": True, "paper": True}}
+"""What the chapter states about claims whose outcome could differ between scales."""
+
+TASK_ID = {"flipflop": 1, "parking": 2}
+
+
+def _sub(seed: int, *keys: int) -> int:
+    """An integer seed derived from ``seed`` and ``keys`` (independent streams per part)."""
+    return int(np.random.SeedSequence([int(seed), *map(int, keys)]).generate_state(1)[0])
+
+
+def make_stream(task: str, seed: int, k: int, n_steps: int) -> streams.Stream:
+    """Stream ``k`` of ``seed`` for ``task`` (shared by every condition and the baseline)."""
+    if task == "flipflop":
+        return streams.random_flipflop(n_steps, _sub(seed, TASK_ID[task], k))
+    if task == "parking":
+        return streams.random_parking(n_steps, _sub(seed, TASK_ID[task], k))
+    raise ValueError(f"unknown task {task!r}; allowed: 'flipflop', 'parking'")
+
+
+def make_net(task: str, interface: str = "per-weight", squash: str = "logistic",
+             T: float = PAPER["T"]) -> fw.FastWeightNet:
+    """The paper's S/F sizes: flip-flop S 3 in, F 3 in 1 out; parking S 6 in, F 1 in 3 out."""
+    sizes = {"flipflop": (3, 3, 1), "parking": (6, 1, 3)}[task]
+    return fw.FastWeightNet(*sizes, interface=interface, T=T, squash=squash)
+
+
+def _curve(E, mask, block: int) -> list:
+    """Mean E over the scored steps of each block of ``block`` steps (NaN-free: 0 if none)."""
+    n = E.size // block * block
+    e = (E[:n] * mask[:n]).reshape(-1, block).sum(1)
+    m = mask[:n].reshape(-1, block).sum(1)
+    return np.round(np.where(m > 0, e / np.maximum(m, 1), 0.0), 5).tolist()
+
+
+LONG_RUN = 1000
+"""A stricter window: E(t) <= 0.05 for 1000 scored steps in a row.  A network that has only
+part of the solution (e.g. a flip-flop whose C also resets) fails about one step in twelve and
+passes 100 steps in a row by luck now and then, but practically never 1000."""
+
+TEST_STEPS = {"flipflop": 5000, "parking": 20_000}
+
+
+def test_stream(task: str, seed: int) -> streams.Stream:
+    """The fresh stream every final network of a runner is tested on, frozen."""
+    return make_stream(task, _sub(seed, 99), 0, TEST_STEPS[task])
+
+
+def _perfect(E, mask) -> bool:
+    return bool(np.all(E[mask == 1] <= PAPER["threshold"]))
+
+
+def train_fast_weights(stream, net, learning_rate, rng, block=100, keep_curve=False,
+                       keep_U=True, test=None) -> dict:
+    """Train one S/F system on all of one stream: the steps to solution (paper's criterion,
+    strict reading, 1000 in a row) and whether the final network is perfect on ``test``."""
+    U0 = fw.init_slow_weights(net, PAPER["init_range"], rng=rng)
+    try:
+        r = fw.train_online(net, U0, stream.xs, stream.xf, stream.d, stream.mask,
+                            learning_rate=learning_rate)
+    except DivergenceError:
+        return {"solved": -1, "strict": -1, "solved_1000": -1, "perfect": False, "diverged": True,
+                "U": None, "curve": None}
+    out = {"solved": fw.solved_at(r.E, stream.mask, PAPER["threshold"], PAPER["run"]),
+           "strict": fw.solved_at(r.err, stream.mask, PAPER["threshold"], PAPER["run"]),
+           "solved_1000": fw.solved_at(r.E, stream.mask, PAPER["threshold"], LONG_RUN),
+           "perfect": None, "diverged": False,
+           "U": np.round(r.U, 4).tolist() if keep_U else None, "curve": None}
+    if test is not None:
+        out["perfect"] = _perfect(fw.run(net, r.U, test.xs, test.xf, test.d, test.mask)["E"], test.mask)
+    if keep_curve:
+        out["curve"] = _curve(r.E, stream.mask, block)
+    return out
+
+
+def train_baseline(stream, task, learning_rate, rng, test=None) -> dict:
+    """Train the RTRL network on one stream (it sees S's and F's inputs); as above."""
+    def inputs(st):
+        return st.xs if task == "flipflop" else np.hstack([st.xs, st.xf])
+    x = inputs(stream)
+    net = rtrl.RecurrentNet(x.shape[1], BASELINE[task]["n_units"], stream.d.shape[1])
+    W0 = rtrl.init_weights(net, PAPER["init_range"], rng=rng)
+    try:
+        r = rtrl.train_online(net, W0, x, stream.d, stream.mask, learning_rate=learning_rate)
+    except DivergenceError:
+        return {"solved": -1, "solved_1000": -1, "perfect": False, "diverged": True}
+    out = {"solved": fw.solved_at(r.E, stream.mask, PAPER["threshold"], PAPER["run"]),
+           "solved_1000": fw.solved_at(r.E, stream.mask, PAPER["threshold"], LONG_RUN),
+           "perfect": None, "diverged": False}
+    if test is not None:  # frozen (rate 0), from rest
+        frozen = rtrl.train_online(net, r.W, inputs(test), test.d, test.mask, learning_rate=0.0)
+        out["perfect"] = _perfect(frozen.E, test.mask)
+    return out
+
+
+def _map(fn, n, jobs, progress, desc):
+    """``[fn(k) for k in range(n)]`` on ``jobs`` threads (the kernels release the GIL)."""
+    with progress_bar(n, desc=desc, progress=progress, unit="runs") as bar:
+        def one(k):
+            r = fn(k)
+            bar.update(1)
+            return r
+        if jobs <= 1:
+            return [one(k) for k in range(n)]
+        with ThreadPoolExecutor(max_workers=jobs) as ex:
+            return list(ex.map(one, range(n)))
+
+
+def _collect(results, names) -> dict:
+    return {name: {key: [r[name][key] for r in results] for key in results[0][name]}
+            for name in names}
+
+
+def summary(solved, cap: int) -> dict:
+    """Median, 90th percentile (failures counted as ``cap + 1``), failures, runs."""
+    s = np.asarray(solved, dtype=float)
+    s = np.where(s > 0, s, cap + 1)
+    return {"median": float(np.median(s)), "p90": float(np.percentile(s, 90)),
+            "failures": int(np.sum(s > cap)), "runs": int(s.size),
+            "share_within": lambda bound: float(np.mean(s <= bound))}
+
+
+def format_summary(sm, cap) -> str:
+    """One line: median, 90th percentile and failures of a :func:`summary`."""
+    def f(v):
+        return f"> {cap:,}" if v > cap else f"{v:,.0f}"
+    return f"median {f(sm['median'])}, 90th pct {f(sm['p90'])}, {sm['failures']} of {sm['runs']} unsolved by {cap:,}"
+
+
+def _check_trained(trained, exp_id, scale, seed, keys):
+    data = trained.data if isinstance(trained, Result) else trained
+    if not isinstance(data, dict):
+        raise TypeError(f"trained= must be a Result or its data dict, got {type(trained).__name__}")
+    if data.get("experiment") != exp_id or data.get("scale") != get_scale(scale) \
+            or data.get("seed") != seed:
+        raise ValueError(f"trained= must be the data of {exp_id} at scale {get_scale(scale)!r}, seed "
+                         f"{seed}; got {data.get('experiment')!r}, {data.get('scale')!r}, seed "
+                         f"{data.get('seed')!r}")
+    missing = [k for k in keys if k not in data]
+    if missing:
+        raise ValueError(f"trained= data of {exp_id} lacks {', '.join(missing)}")
+    return data
+
+
+def _jobs(jobs):
+    if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or jobs < 1:
+        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    return int(jobs)
+
+
+# ----------------------------------------------------------------------------- flip-flop
+def run_flipflop(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
+    """Experiment 1: the flip-flop with interfaces (4) and (5), and the RTRL baseline."""
+    scale = get_scale(scale)
+    sz = SIZES["fw-flipflop"][scale]
+    if trained is None:
+        jobs = _jobs(jobs)
+        pf = PAPER["flipflop"]
+        test = test_stream("flipflop", seed)
+
+        def one(k):
+            st = make_stream("flipflop", seed, k, sz.cap)
+            out = {name: train_fast_weights(st, make_net("flipflop", name), pf[name]["learning_rate"],
+                                            _sub(seed, 10 + i, k), keep_curve=k < sz.n_curves,
+                                            keep_U=name == "per-weight", test=test)
+                   for i, name in enumerate(("per-weight", "from-to"))}
+            for j, lr in enumerate(BASELINE["flipflop"]["rates"]):
+                out[f"rtrl {lr:g}"] = train_baseline(st, "flipflop", lr, _sub(seed, 20 + j, k), test)
+            return out
+
+        res = _map(one, sz.n_seeds, jobs, progress, "flip-flop runs")
+        names = ["per-weight", "from-to"] + [f"rtrl {lr:g}" for lr in BASELINE["flipflop"]["rates"]]
+        data = {"experiment": "fw-flipflop", "scale": scale, "seed": seed, "sizes": asdict(sz),
+                "runs": _collect(res, names)}
+    else:
+        data = _check_trained(trained, "fw-flipflop", scale, seed, ["runs", "sizes"])
+    return Result(_flipflop_claims(data), data)
+
+
+def best_baseline(runs: dict, task: str, cap: int) -> tuple:
+    """The RTRL learning rate with the lowest median steps to solution, and its summary."""
+    rates = BASELINE[task]["rates"]
+    sms = {lr: summary(runs[f"rtrl {lr:g}"]["solved"], cap) for lr in rates}
+    lr = min(rates, key=lambda r: (sms[r]["median"], sms[r]["failures"]))
+    return lr, sms[lr]
+
+
+def learned_flipflop_solution(U) -> bool:
+    """The 1992 paper's typical solution: A writes a large change on w_B (sets it), B a large
+    negative one (resets it), C a small one (|u| < 0.49 keeps w_B on its side of 0.5: holds),
+    and every input writes negative changes on w_A and w_C (interface (4), rows A, B, C)."""
+    U = np.asarray(U)
+    return bool(U[1, 0] > 0.5 and U[1, 1] < -0.5 and abs(U[1, 2]) < 0.49 and np.all(U[[0, 2]] < 0))
+
+
+def _flipflop_claims(data) -> claims.ClaimsTable:
+    sz = Sizes(**data["sizes"])
+    runs, cap = data["runs"], sz.cap
+    t = claims.ClaimsTable(f"Experiment 1, the flip-flop ({sz.n_seeds} runs on independent streams, "
+                           f"cap {cap:,} steps; solved = E(t) <= 0.05 for 100 steps in a row)")
+    s4, s5 = summary(runs["per-weight"]["solved"], cap), summary(runs["from-to"]["solved"], cap)
+    st4 = summary(runs["per-weight"]["strict"], cap)
+    t.add("interface (4), T = 10, eta = 1.0 solves the flip-flop within 300 steps (median run)",
+          "§3, exp. 1", 300, s4["median"], claims.at_most(300),
+          note=f"{format_summary(s4, cap)}; {100 * s4['share_within'](300):.0f}% within 300; "
+               f"strict reading |d - y| <= 0.05: {format_summary(st4, cap)}")
+    t.add("... and every run solves it (no failures within the cap)", "§3, exp. 1", 0,
+          s4["failures"], claims.at_most(0), expected=False,
+          note="runs whose w_B saturates at 0 or 1 early have sigma' ~ 0 and stop learning")
+    p4 = runs["per-weight"]["perfect"]
+    met = [p for p, v in zip(p4, runs["per-weight"]["solved"]) if v > 0]
+    t.add("a run that meets the criterion has learned the flip-flop: its final network is right "
+          "at every step of a fresh 5000-step stream (share of runs meeting it, >= 95%)", "§3, exp. 1",
+          None, round(100 * float(np.mean(met)), 1) if met else 0.0, claims.at_least(95.0),
+          expected=False, note=f"{sum(met)} of {len(met)}; the others let C set or reset w_B and "
+          "fail about one step in twelve, which passes 100 steps in a row by luck")
+    s4l = summary(runs["per-weight"]["solved_1000"], cap)
+    t.add("FROM/TO interface (5), T = 10, eta = 0.5 solves it within 800 steps (median run)",
+          "§3, exp. 1", 800, s5["median"], claims.at_most(800), expected=False,
+          note=f"{format_summary(s5, cap)}; {100 * s5['share_within'](800):.0f}% within 800")
+    t.add("interface (5): most runs solve it within the cap (>= 95%)", "§3, exp. 1", None,
+          round(100 * (1 - s5["failures"] / s5["runs"]), 1), claims.at_least(95.0))
+    lr, sb = best_baseline(runs, "flipflop", cap)
+    t.add("a fully recurrent net (RTRL, 3 units) solves it too: most runs within the cap (>= 95%)",
+          "§1 (recurrent nets)", None, round(100 * (1 - sb["failures"] / sb["runs"]), 1),
+          claims.at_least(95.0), note=f"best rate {lr:g}: {format_summary(sb, cap)}")
+    t.add("the two feed-forward nets with (4) solve it at least twice as fast as the recurrent "
+          "net (ratio of medians, RTRL / (4))", "abstract", None, round(sb["median"] / s4["median"], 2),
+          claims.at_least(2.0), note="the RTRL rate is the best of "
+          + ", ".join(f"{r:g}" for r in BASELINE["flipflop"]["rates"]))
+    sbl = summary(runs[f"rtrl {lr:g}"]["solved_1000"], cap)
+    t.add(f"... and with a window partial solutions cannot pass by luck ({LONG_RUN} steps in a row): "
+          "ratio of medians RTRL / (4) >= 1", "abstract", None,
+          round(sbl["median"] / s4l["median"], 2), claims.at_least(1.0),
+          expected=EXPECT["flipflop-long-vs-rtrl"][data["scale"]],
+          note=f"(4) {format_summary(s4l, cap)}; RTRL {format_summary(sbl, cap)}; final networks "
+               f"perfect on the test stream: (4) "
+               f"{sum(p4)} of {len(p4)}, RTRL {sum(runs[f'rtrl {lr:g}']['perfect'])} of {len(p4)}")
+    good = [u for u, p in zip(runs["per-weight"]["U"], p4) if p]
+    share = float(np.mean([learned_flipflop_solution(u) for u in good])) if good else 0.0
+    t.add("runs that learned the flip-flop learned the typical solution: A sets w_B, B resets it, "
+          "C holds it, w_A and w_C stay ~0", "1992 version, §3", None, round(100 * share, 1),
+          claims.at_least(90.0),
+          note=f"% of the {len(good)} interface-(4) runs whose final network is perfect on the test "
+               "stream; u(A->w_B) > 0.5, u(B->w_B) < -0.5, |u(C->w_B)| < 0.49, writes on w_A, w_C < 0")
+    return t
+
+
+# ----------------------------------------------------------------------------- car parking
+VARIANTS = {"query at every step": {"p_query": 1.0}, "no distractors": {"p_distractor": 0.0},
+            "eta = 0.1": {"learning_rate": 0.1}}
+"""Departures from our reconstruction tried on car parking (none is the paper's setting)."""
+
+
+def learned_binding(U) -> bool:
+    """Slot detector I_k writes a positive change on w_k and negative ones on the other two,
+    and no distractor writes enough to move a latched link across 0.5 (|u| < 0.49)."""
+    U = np.asarray(U)
+    D = U[:, :3]
+    return bool(np.all(np.diag(D) > 0) and np.all(D[~np.eye(3, dtype=bool)] < 0)
+                and np.all(np.abs(U[:, 3:]) < 0.49))
+
+
+def run_parking(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
+    """Experiment 2: car parking with interface (4), eta = 0.02, the RTRL baseline and variants."""
+    scale = get_scale(scale)
+    sz, szv = SIZES["fw-parking"][scale], SIZES["fw-parking-variants"][scale]
+    if trained is None:
+        jobs = _jobs(jobs)
+        lr0 = PAPER["parking"]["per-weight"]["learning_rate"]
+        net = make_net("parking")
+        test = test_stream("parking", seed)
+
+        def one(k):
+            st = make_stream("parking", seed, k, sz.cap)
+            out = {"per-weight": train_fast_weights(st, net, lr0, _sub(seed, 30, k), block=500,
+                                                    keep_curve=k < sz.n_curves, test=test)}
+            for j, lr in enumerate(BASELINE["parking"]["rates"]):
+                out[f"rtrl {lr:g}"] = train_baseline(st, "parking", lr, _sub(seed, 40 + j, k), test)
+            return out
+
+        def variant(k):
+            out = {}
+            for name, change in VARIANTS.items():
+                kw = {key: v for key, v in change.items() if key != "learning_rate"}
+                st = streams.random_parking(szv.cap, _sub(seed, TASK_ID["parking"], k), **kw)
+                r = train_fast_weights(st, net, change.get("learning_rate", lr0), _sub(seed, 30, k))
+                out[name] = {"solved": r["solved"], "diverged": r["diverged"]}
+            return out
+
+        res = _map(one, sz.n_seeds, jobs, progress, "car-parking runs")
+        var = _map(variant, szv.n_seeds, jobs, progress, "car-parking variants")
+        data = {"experiment": "fw-parking", "scale": scale, "seed": seed, "sizes": asdict(sz),
+                "variant_sizes": asdict(szv),
+                "runs": _collect(res, ["per-weight"] + [f"rtrl {lr:g}" for lr in BASELINE["parking"]["rates"]]),
+                "variants": _collect(var, list(VARIANTS))}
+    else:
+        data = _check_trained(trained, "fw-parking", scale, seed, ["runs", "sizes", "variants",
+                                                                   "variant_sizes"])
+    return Result(_parking_claims(data, scale), data)
+
+
+def _parking_claims(data, scale) -> claims.ClaimsTable:
+    sz, szv = Sizes(**data["sizes"]), Sizes(**data["variant_sizes"])
+    runs, cap = data["runs"], sz.cap
+    t = claims.ClaimsTable(f"Experiment 2, car parking ({sz.n_seeds} runs, cap {cap:,} steps; solved = "
+                           "E(t) <= 0.05 on 100 scored steps in a row)")
+    s = summary(runs["per-weight"]["solved"], cap)
+    t.add("interface (4), T = 10, eta = 0.02 solves car parking within 6000 steps (median run)",
+          "§3, exp. 2", 6000, s["median"], claims.at_most(6000), expected=False,
+          note=f"{format_summary(s, cap)}; {100 * s['share_within'](6000):.0f}% within 6000")
+    t.add("some runs do solve it within the cap", "§3, exp. 2", None, s["runs"] - s["failures"],
+          claims.at_least(1))
+    met = [p for p, v in zip(runs["per-weight"]["perfect"], runs["per-weight"]["solved"]) if v > 0]
+    t.add("a run that meets the criterion has learned the task: its final network is right at "
+          "every scored step of a fresh 20,000-step life (share of runs meeting it, >= 95%)",
+          "§3, exp. 2", None, round(100 * float(np.mean(met)), 1) if met else 0.0,
+          claims.at_least(95.0), expected=EXPECT["parking-perfect"][scale],
+          note=f"{sum(met)} of {len(met)}; with {LONG_RUN} scored steps in a row: "
+               + format_summary(summary(runs["per-weight"]["solved_1000"], cap), cap))
+    good = [u for u, v in zip(runs["per-weight"]["U"], runs["per-weight"]["solved"]) if v > 0]
+    share = float(np.mean([learned_binding(u) for u in good])) if good else 0.0
+    t.add("S learns to bind the slots: in solved runs detector I_k writes + on w_k, - on the "
+          "others, the distractors ~0",
+          "§3, exp. 2", None, round(100 * share, 1), claims.at_least(80.0),
+          expected=EXPECT["parking-binds"][scale], note=f"% of the {len(good)} solved runs")
+    best = min(VARIANTS, key=lambda n: summary(data["variants"][n]["solved"], szv.cap)["median"])
+    sv = summary(data["variants"][best]["solved"], szv.cap)
+    t.add("a departure from our reconstruction reaches the bound (best variant's median <= 6000)",
+          "what we tried", 6000, sv["median"], claims.at_most(6000), expected=False,
+          note=f"best of {', '.join(VARIANTS)}: {best}, {format_summary(sv, szv.cap)}")
+    rates = BASELINE["parking"]["rates"]
+    solved_rtrl = {r: sum(v > 0 for v in runs[f"rtrl {r:g}"]["solved"]) for r in rates}
+    lr = max(rates, key=lambda r: solved_rtrl[r])
+    t.add("the fast weights solve car parking at least as often as a fully recurrent net "
+          "(RTRL, 5 units, its best rate): runs solved, (4) minus RTRL", "§1 (recurrent nets)", None,
+          s["runs"] - s["failures"] - solved_rtrl[lr], claims.at_least(0),
+          expected=EXPECT["parking-vs-rtrl"][scale],
+          note=f"(4): {s['runs'] - s['failures']} of {s['runs']}; RTRL at rate {lr:g}: "
+               f"{solved_rtrl[lr]} (rates " + ", ".join(f"{r:g}: {solved_rtrl[r]}" for r in rates) + ")")
+    return t
+
+
+# ----------------------------------------------------------------------------- linear attention
+def equivalence_errors(seed: int = 0, n: int = 50) -> dict:
+    """Largest differences: attention vs additive memory, and the 1991 system vs attention."""
+    g = np.random.default_rng(_sub(seed, 50))
+    q, k, v = g.normal(size=(n, 6)), g.normal(size=(n, 6)), g.normal(size=(n, 4))
+    att = fw.linear_attention(q, k, v)
+    mem = fw.additive_memory(q, k, v)
+    net = fw.FastWeightNet(5, 6, 4, interface="from-to", squash="none")
+    U = g.normal(size=net.shape_U) / 2
+    xs = g.normal(size=(n, 5))
+    s = xs @ U.T
+    y = fw.run(net, U, xs, q)["y"]
+    att91 = fw.linear_attention(q, s[:, :6], s[:, 6:], include_current=False)
+    rel = lambda a, b: float(np.max(np.abs(a - b)) / max(1.0, np.max(np.abs(b))))  # noqa: E731
+    return {"attention_vs_memory": rel(mem, att), "fw1991_vs_attention": rel(y, att91)}
+
+
+def run_linear_attention(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
+    """The modern link, then one consequence of the squash: additive writes cannot latch."""
+    scale = get_scale(scale)
+    sz = SIZES["fw-linear-attention"][scale]
+    rates = (1.0, 0.1, 0.01)
+    if trained is None:
+        jobs = _jobs(jobs)
+
+        def one(k):
+            st = make_stream("flipflop", seed, k, sz.cap)
+            out = {}
+            for name, squash, lr in [("eq. 7", "logistic", 1.0)] + [(f"additive {r:g}", "none", r)
+                                                                     for r in rates]:
+                r = train_fast_weights(st, make_net("flipflop", squash=squash), lr, _sub(seed, 10, k))
+                out[name] = {"solved": r["solved"], "diverged": r["diverged"]}
+            return out
+
+        res = _map(one, sz.n_seeds, jobs, progress, "squashed vs additive")
+        data = {"experiment": "fw-linear-attention", "scale": scale, "seed": seed,
+                "sizes": asdict(sz), "errors": equivalence_errors(seed),
+                "runs": _collect(res, ["eq. 7"] + [f"additive {lr:g}" for lr in rates])}
+    else:
+        data = _check_trained(trained, "fw-linear-attention", scale, seed, ["runs", "sizes", "errors"])
+    sz = Sizes(**data["sizes"])
+    t = claims.ClaimsTable(f"The modern link ({sz.n_seeds} flip-flop runs, cap {sz.cap:,})")
+    e = data["errors"]
+    t.add("causal unnormalised linear attention == an additive outer-product fast-weight memory",
+          "Schlag et al. 2021", None, e["attention_vs_memory"], claims.at_most(1e-12),
+          note="largest difference relative to the largest output")
+    t.add("the 1991 system with (5) and an additive write == linear attention (keys = FROM, "
+          "values = TO, query = F's input, read before write)", "§2, eq. 5", None,
+          e["fw1991_vs_attention"], claims.at_most(1e-12))
+    runs = data["runs"]
+    solved7 = sum(s > 0 for s in runs["eq. 7"]["solved"])
+    t.add("with the squash of eq. 7 (interface (4), eta = 1) most runs solve the flip-flop",
+          "§3, exp. 1", None, round(100 * solved7 / sz.n_seeds, 1), claims.at_least(60.0))
+    add = {name: v for name, v in runs.items() if name.startswith("additive")}
+    best = max(sum(s > 0 for s in v["solved"]) for v in add.values())
+    div = {name: int(sum(v["diverged"])) for name, v in add.items()}
+    t.add("with the additive write (linear attention's sum rule) no run solves it, at any rate tried",
+          "consequence of (i)", None, best, claims.at_most(0),
+          note="rates " + ", ".join(n.split()[1] for n in add) + "; diverged: "
+               + ", ".join(f"{n.split()[1]}: {d}" for n, d in div.items()))
+    return Result(t, data)
+
+
+# ----------------------------------------------------------------------------- figures
+def system_diagram(ax=None, interface: str = "per-weight"):
+    """S (slow, feed-forward) writes F's weights (fast, feed-forward): the flip-flop system."""
+    import matplotlib.pyplot as plt
+
+    ax = ax or plt.subplots(figsize=(7, 3.6))[1]
+    ax.set_axis_off()
+    ev = "ABC"
+    s_in = [(0.0, 0.8 - 0.3 * i) for i in range(3)]
+    n_out = 3 if interface == "per-weight" else 4
+    s_out = [(1.2, 0.95 - 0.3 * i) for i in range(n_out)]
+    f_in = [(2.6, 0.8 - 0.3 * i) for i in range(3)]
+    f_out = (3.8, 0.5)
+    for (x, y), c in zip(s_in, ev):
+        ax.text(x - 0.12, y, c, ha="right", va="center")
+        for o in s_out:
+            ax.plot([x, o[0]], [y, o[1]], color="0.6", lw=0.8, zorder=1)
+    for i, (x, y) in enumerate(f_in):
+        ax.text(x - 0.12, y, ev[i], ha="right", va="center")
+        ax.plot([x, f_out[0]], [y, f_out[1]], color="tab:red", lw=2.0, zorder=1)
+    for i, o in enumerate(s_out):
+        if interface == "per-weight":
+            tx, ty = (f_in[i][0] + f_out[0]) / 2, (f_in[i][1] + f_out[1]) / 2
+            ax.annotate("", (tx, ty), o, arrowprops=dict(arrowstyle="->", ls="--", color="tab:blue"))
+            label = f"$s_{{{ev[i]}}}$"
+        else:
+            label = f"FROM {ev[i]}" if i < 3 else "TO y"
+        ax.text(o[0] + 0.1, o[1] + 0.06, label, fontsize=8, color="tab:blue")
+    for pts, col in ((s_in, "0.3"), (s_out, "tab:blue"), (f_in, "0.3"), ([f_out], "tab:red")):
+        ax.scatter(*zip(*pts), s=160, color="white", edgecolor=col, zorder=3, lw=1.5)
+    ax.text(f_out[0] + 0.15, f_out[1], "y", va="center")
+    ax.text(0.6, 1.15, "slow net S (weights U, learned by gradient descent)", ha="center", fontsize=9)
+    ax.text(3.2, 1.15, "fast net F (weights W(t), written by S)", ha="center", fontsize=9)
+    if interface == "from-to":
+        ax.text(2.0, -0.25, "\u25a1w_ab(t) = s_a(t) s_b(t) (eq. 5): outer product of FROM and TO",
+                ha="center", fontsize=9, color="tab:blue")
+    else:
+        ax.text(2.0, -0.25, "\u25a1w_ab(t) = s_ab(t) (eq. 4): one S output per fast weight",
+                ha="center", fontsize=9, color="tab:blue")
+    ax.set_xlim(-0.4, 4.2)
+    ax.set_ylim(-0.4, 1.3)
+    return ax
+
+
+def latch_figure(U, events: str, interface: str = "per-weight", axes=None):
+    """Fast weights, F's output and the target over a typed flip-flop stream (static or in the explorer)."""
+    import matplotlib.pyplot as plt
+
+    st = streams.flipflop(events)
+    net = make_net("flipflop", interface)
+    out = fw.run(net, U, st.xs, st.xf, st.d, st.mask)
+    if axes is None:
+        _, axes = plt.subplots(2, 1, figsize=(max(6, 0.32 * len(st) + 2), 4.2), sharex=True)
+    t = np.arange(len(st) + 1)
+    for a, c in enumerate("ABC"):
+        axes[0].step(t, out["W"][:, 0, a], where="post", label=f"$w_{c}(t)$")
+    axes[0].set_ylabel("fast weight")
+    axes[0].set_ylim(-0.05, 1.05)
+    axes[0].legend(fontsize=8, ncol=3, loc="upper left")
+    ts = np.arange(1, len(st) + 1)
+    axes[1].bar(ts, st.d[:, 0], color="0.85", label="target d(t)")
+    axes[1].plot(ts, out["y"][:, 0], "o-", color="tab:red", label="F's output y(t) = w(t-1)·x(t)")
+    axes[1].set_xticks(ts)
+    axes[1].set_xticklabels(list(st.labels))
+    axes[1].set_xlabel("event at step t")
+    axes[1].set_ylim(-0.05, 1.1)
+    axes[1].legend(fontsize=8, loc="upper left")
+    return axes
+
+
+def steps_histogram(solved, cap: int, bound=None, ax=None, label: str = "", color=None):
+    """Histogram of steps to solution (log bins), the failures in the legend, and the paper's
+    bound as a dashed line (if ``bound`` is given)."""
+    import matplotlib.pyplot as plt
+
+    ax = ax or plt.subplots(figsize=(6, 3.5))[1]
+    s = np.asarray(solved, dtype=float)
+    ok = s[s > 0]
+    bins = np.logspace(np.log10(max(50, ok.min() if ok.size else 50)), np.log10(cap), 30)
+    ax.hist(ok, bins=bins, alpha=0.6, color=color,
+            label=f"{label} ({int((s <= 0).sum())} unsolved by {cap:,})")
+    if bound is not None:
+        ax.axvline(bound, color="k", ls="--")
+        ax.text(bound, ax.get_ylim()[1] * 0.95, f" paper: within {bound:,}", va="top", fontsize=8)
+    ax.set_xscale("log")
+    ax.set_xlabel("steps to solution")
+    ax.set_ylabel("runs")
+    ax.legend(fontsize=8)
+    return ax
+
+
+def explorer(U, events: str = "ACCBBABCAB", interface: str = "per-weight"):
+    """Type a flip-flop stream; watch the fast weights and F's output (ipywidgets)."""
+    import ipywidgets as widgets
+    import matplotlib.pyplot as plt
+
+    text = widgets.Text(value=events, description="events")
+    out = widgets.Output()
+
+    def redraw(*_):
+        with out:
+            out.clear_output(wait=True)
+            try:
+                latch_figure(U, text.value.strip() or "A", interface)
+                plt.show()
+            except ValueError as e:
+                print(e)
+
+    text.observe(redraw, names="value")
+    redraw()
+    return widgets.VBox([text, out])
+
+
+# ----------------------------------------------------------------------------- self-checks
+def _sigma(w_old, box, T=10.0):
+    w = 1.0 / (1.0 + np.exp(-T * (np.asarray(w_old) + np.asarray(box) - 0.5)))
+    return w, T * w * (1 - w)
+
+
+def check_sigma(fn) -> None:
+    """Exercise: ``fn(w_old, box, T)`` returns eq. (7)'s new weight and its derivative."""
+    cases = [(0.0, 0.0, 10.0), (0.9, 0.2, 10.0), (np.array([0.1, 0.5]), np.array([-1.0, 0.3]), 3.0)]
+    check_function("sigma", fn, _sigma, cases,
+                   hint="sigma = 1 / (1 + exp(-T (w_old + box - 0.5))); both partials equal T sigma (1 - sigma)")
+
+
+def latch_fixed_points(T: float = 10.0) -> np.ndarray:
+    """The three fixed points of ``w -> σ(w, 0)`` for T = 10 (low, middle, high), by bisection."""
+    f = lambda w: 1.0 / (1.0 + np.exp(-T * (w - 0.5))) - w  # noqa: E731
+    out = []
+    for lo, hi in ((0.0, 0.3), (0.3, 0.7), (0.7, 1.0)):
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if f(lo) * f(mid) > 0 else (lo, mid)
+        out.append((lo + hi) / 2)
+    return np.array(out)
+
+
+def check_latch_fixed_point(value) -> None:
+    """Exercise: the upper fixed point of w -> σ(10 (w - 0.5)) (where a set weight settles)."""
+    check_value("upper fixed point", value, latch_fixed_points()[2], rtol=1e-6,
+                hint="iterate w = sigma(10 (w - 0.5)) from w = 1, or bisect on [0.7, 1]")
+
+
+def check_p_step_from_to(fn) -> None:
+    """Exercise: ``fn(P_from, P_to, w_new, s_from, s_to, x, T)`` -> the new (P_from, P_to) of
+    one fast weight w_ab under interface (5) (eq. 3 with eq. 6)."""
+    def ref(P_from, P_to, w_new, s_a, s_b, x, T):
+        fp = T * w_new * (1 - w_new)
+        return fp * (P_from + s_b * x), fp * (P_to + s_a * x)
+    g = np.random.default_rng(3)
+    cases = [(g.normal(size=3), g.normal(size=3), 0.3, 0.5, -0.7, np.array([1.0, 0.0, 0.0]), 10.0),
+             (g.normal(size=3), g.normal(size=3), 0.9, -0.2, 0.4, g.normal(size=3), 5.0)]
+    check_function("p-variable step for (5)", fn, ref, cases,
+                   hint="the FROM row's derivative of s_a s_b is s_b x, the TO row's is s_a x; "
+                        "multiply the sum by sigma' = T w(1 - w)")
+
+
+def check_linear_attention(fn) -> None:
+    """Exercise: ``fn(q, k, v)`` -> causal unnormalised linear attention, via one carried matrix."""
+    g = np.random.default_rng(4)
+    cases = [(g.normal(size=(6, 3)), g.normal(size=(6, 3)), g.normal(size=(6, 2))),
+             (g.normal(size=(1, 2)), g.normal(size=(1, 2)), g.normal(size=(1, 4)))]
+    check_function("linear attention", fn, fw.linear_attention, cases, rtol=1e-9,
+                   hint="W = W + outer(v_t, k_t), then y_t = W q_t (write first, then read)")

@@ -1,0 +1,123 @@
+"""The fast-weights chapter module: runners re-derive their claims from data, self-checks
+accept the solutions and reject typical wrong answers, figures draw."""
+
+import matplotlib
+import numpy as np
+import pytest
+
+matplotlib.use("Agg")
+
+from tempnets import experiments, fast_weights as fw  # noqa: E402
+from tempnets.chapters import fast_weights as ch  # noqa: E402
+from tempnets.selfcheck import CheckFailed  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def small(monkeypatch_module):
+    for key, n, cap in (("fw-flipflop", 6, 3000), ("fw-parking", 3, 4000),
+                        ("fw-parking-variants", 2, 3000), ("fw-linear-attention", 4, 2000)):
+        monkeypatch_module.setitem(ch.SIZES[key], "book", ch.Sizes(n, cap, 2))
+    return {name: getattr(ch, name)("book", 0, progress=False)
+            for name in ("run_flipflop", "run_parking", "run_linear_attention")}
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    mp = pytest.MonkeyPatch()
+    yield mp
+    mp.undo()
+
+
+@pytest.mark.parametrize("name", ["run_flipflop", "run_parking", "run_linear_attention"])
+def test_runner_rederives_its_claims_from_data(small, name):
+    r = small[name]
+    again = getattr(ch, name)("book", 0, trained=r.data)
+    assert again.claims.rows() == r.claims.rows()
+    assert again.data is r.data
+    with pytest.raises(ValueError, match="lacks runs"):
+        getattr(ch, name)("book", 0, trained={k: v for k, v in r.data.items() if k != "runs"})
+    with pytest.raises(ValueError, match="seed 1"):
+        getattr(ch, name)("book", 1, trained=r.data)
+
+
+def test_runs_do_not_depend_on_jobs(small):
+    r2 = ch.run_flipflop("book", 0, jobs=2, progress=False)
+    assert r2.data == small["run_flipflop"].data
+
+
+def test_the_experiments_are_registered():
+    for eid in ("fw-flipflop", "fw-parking", "fw-linear-attention"):
+        assert callable(experiments.get(eid).runner())
+
+
+def test_summary_counts_failures_beyond_the_cap():
+    sm = ch.summary([100, 200, -1, -1, 300], cap=1000)
+    assert sm["median"] == 300 and sm["failures"] == 2 and sm["p90"] == 1001
+    assert sm["share_within"](250) == 0.4
+
+
+def test_learned_solution_detectors():
+    assert ch.learned_flipflop_solution([[-1, -1, -1], [2, -2, 0], [-1, -1, -1]])
+    assert not ch.learned_flipflop_solution([[-1, -1, -1], [-2, -2, 0], [-1, -1, -1]])
+    D = -np.ones((3, 6))
+    D[np.arange(3), np.arange(3)] = 1
+    D[:, 3:] = 0.1
+    assert ch.learned_binding(D) and not ch.learned_binding(-D)
+    D[1, 4] = 1.5  # a distractor that sets a link
+    assert not ch.learned_binding(D)
+
+
+def test_the_hand_built_flipflop_solution_is_solved():
+    U = np.array([[-2.0, -2.0, -2.0], [2.0, -2.0, 0.0], [-2.0, -2.0, -2.0]])
+    st = ch.make_stream("flipflop", 0, 0, 2000)
+    out = fw.run(ch.make_net("flipflop"), U, st.xs, st.xf, st.d, st.mask)
+    assert fw.solved_at(out["E"]) == 100 and np.max(out["err"]) < 0.01
+
+
+def test_sigma_check():
+    ch.check_sigma(ch._sigma)
+    with pytest.raises(CheckFailed):
+        ch.check_sigma(lambda w, b, T: (1 / (1 + np.exp(-T * (w + b))), T * w * (1 - w)))  # forgot -0.5
+    with pytest.raises(CheckFailed):
+        ch.check_sigma(lambda w, b, T: ch._sigma(w, b, T)[0])  # no derivative
+
+
+def test_latch_check():
+    lo, mid, hi = ch.latch_fixed_points()
+    assert 0.0071 < lo < 0.0073 and abs(mid - 0.5) < 1e-12 and abs(hi - (1 - lo)) < 1e-12
+    ch.check_latch_fixed_point(hi)
+    for wrong in (1.0, 0.5, 1 / (1 + np.exp(-5))):  # the limit, the unstable point, one step from 1
+        with pytest.raises(CheckFailed):
+            ch.check_latch_fixed_point(wrong)
+
+
+def test_p_step_check():
+    def right(P_from, P_to, w, s_a, s_b, x, T):
+        fp = T * w * (1 - w)
+        return fp * (P_from + s_b * x), fp * (P_to + s_a * x)
+
+    def swapped(P_from, P_to, w, s_a, s_b, x, T):  # each row's own activation: a typical slip
+        fp = T * w * (1 - w)
+        return fp * (P_from + s_a * x), fp * (P_to + s_b * x)
+
+    ch.check_p_step_from_to(right)
+    with pytest.raises(CheckFailed):
+        ch.check_p_step_from_to(swapped)
+
+
+def test_linear_attention_check():
+    ch.check_linear_attention(lambda q, k, v: fw.additive_memory(q, k, v))
+    with pytest.raises(CheckFailed):
+        ch.check_linear_attention(lambda q, k, v: fw.additive_memory(q, k, v, read_before_write=True))
+
+
+def test_figures_draw():
+    import matplotlib.pyplot as plt
+
+    U = np.array([[-2.0, -2.0, -2.0], [2.0, -2.0, 0.0], [-2.0, -2.0, -2.0]])
+    ch.latch_figure(U, "ACCBBAB")
+    ch.system_diagram(interface="from-to")
+    ch.steps_histogram([100, 250, -1, 4000], 5000, 300, label="test")
+    with pytest.raises(ValueError, match="allowed events"):
+        ch.latch_figure(U, "AXB")
+    plt.close("all")
