@@ -255,3 +255,12 @@ def test_the_notation_page_is_in_the_book():
     page = (ROOT / "book" / "notation.md").read_text(encoding="utf-8")
     for code_name in ("W_ih", "W_hh", "W_ho", "b_h", "b_o", "learning_rate", "momentum", "h_prime"):
         assert f"`p.{code_name}`" in page or f"`cfg.{code_name}`" in page, code_name
+
+
+def test_bibliography_parses_with_unique_keys():
+    """A merge that drops a brace or repeats a key breaks the whole book build; catch it in a second."""
+    pybtex = pytest.importorskip("pybtex.database")
+    source = (ROOT / "book" / "references.bib").read_text(encoding="utf-8")
+    keys = re.findall(r"^@\w+\{([^,]+),", source, flags=re.M)
+    assert len(keys) == len(set(keys)), f"repeated keys: {sorted({k for k in keys if keys.count(k) > 1})}"
+    assert len(pybtex.parse_string(source, "bibtex").entries) == len(keys)
