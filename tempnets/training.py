@@ -22,6 +22,8 @@ to its target, stop after an arc with target ``-1``.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import numbers
 import time
@@ -37,12 +39,43 @@ from .random import as_generator, spawn
 from .srn import (SRNParams, _draw_params, as_flat_strings, check_attention, check_symbols,
                   pa_attention)
 
-__all__ = ["TrainConfig", "History", "DivergenceError", "train_epochs", "train_online",
-           "sample_strings", "bptt_gradient"]
+__all__ = ["TrainConfig", "History", "DivergenceError", "TrainingForbidden", "no_training",
+           "train_epochs", "train_online", "sample_strings", "bptt_gradient"]
 
 
 class DivergenceError(FloatingPointError):
     """Training produced non-finite outputs or weights."""
+
+
+class TrainingForbidden(RuntimeError):
+    """A trainer was called inside :func:`no_training`."""
+
+
+# why training is forbidden in the current context (None: allowed); a context variable, so
+# that it is scoped to one `with no_training(...)` block and to its thread
+_FORBIDDEN: contextvars.ContextVar = contextvars.ContextVar("tempnets_no_training", default=None)
+
+
+@contextlib.contextmanager
+def no_training(reason: str):
+    """Within this block :func:`train_epochs` and :func:`train_online` raise
+    :class:`TrainingForbidden` mentioning ``reason`` instead of training.
+
+    :func:`tempnets.experiments.rederive` re-derives recorded claims inside it,
+    so that a record lacking what its runner needs is an error, never an
+    hour of silent retraining.
+    """
+    token = _FORBIDDEN.set(str(reason))
+    try:
+        yield
+    finally:
+        _FORBIDDEN.reset(token)
+
+
+def _check_training_allowed(what: str) -> None:
+    reason = _FORBIDDEN.get()
+    if reason is not None:
+        raise TrainingForbidden(f"{what} was called while {reason}; re-deriving never trains")
 
 
 @dataclass(frozen=True)
@@ -337,6 +370,7 @@ def train_epochs(strings, offsets=None, *, n_epochs: int, config: TrainConfig = 
     History
         One chunk entry per group of epochs.
     """
+    _check_training_allowed("train_epochs")
     _check_config_type(config)
     flat, offsets = as_flat_strings(strings, offsets)
     n_str = offsets.size - 1
@@ -588,6 +622,7 @@ def train_online(tables, n_strings: int, *, config: TrainConfig = TrainConfig(),
     -------
     History, or a list of History (one per config) when ``config`` is a sequence.
     """
+    _check_training_allowed("train_online")
     configs = list(config) if isinstance(config, (list, tuple)) else [config]
     if not configs:
         raise ValueError("config: the sequence of TrainConfigs is empty")
