@@ -26,13 +26,21 @@ def say(text: str = "", file=None) -> None:
     encoding = getattr(file, "encoding", None) or "utf-8"
     try:
         text.encode(encoding)
-    except (UnicodeEncodeError, LookupError):
-        text = text.translate(_ASCII)
+    except LookupError:
+        encoding = "ascii"
+    except UnicodeEncodeError:
+        pass
+    else:
+        print(text, file=file)
+        return
+
+    def show(ch):
         try:
-            text = text.encode(encoding, errors="replace").decode(encoding)
-        except LookupError:
-            text = text.encode("ascii", errors="replace").decode("ascii")
-    print(text, file=file)
+            return ch.encode(encoding) and ch
+        except UnicodeEncodeError:
+            return _ASCII.get(ord(ch), "?")
+
+    print("".join(map(show, text)), file=file)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -127,7 +135,8 @@ def _rederive(args) -> int:
         raise _UserError(str(err)) from None
     say(str(result.claims))
     if args.update:
-        record = dict(record, claims_title=result.claims.title, claims=result.claims.rows())
+        record = dict(record, claims_title=result.claims.title, claims=result.claims.rows(),
+                      claims_rederived_at=experiments._commit())
         experiments.write_record(record, args.record)
         args.written = args.record
         say(f"\nclaims of {args.record} updated (data unchanged)")
@@ -155,6 +164,11 @@ def main(argv=None) -> int:
     except _UserError as err:
         say(f"error: {err}", sys.stderr)
         return 2
+    except BrokenPipeError:  # e.g. `... | head`: the reader left; the record is already written
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

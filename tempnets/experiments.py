@@ -23,7 +23,9 @@ reproduce ID --scale S --seed N --jobs J``), ``wall_time_s``, ``versions``,
 with ``-dirty`` when it had local changes; ``None`` when not run from a
 checkout), ``claims_title``, ``claims`` (the table's rows) and ``data`` (what
 the runner returned); an optional ``note`` says anything unusual about the
-run.  :func:`rederive` re-derives a record's claims with today's code; it
+run, and ``claims_rederived_at`` the commit whose code last re-derived the
+claims (``python -m tempnets rederive RECORD --update``; the data is never
+changed).  :func:`rederive` re-derives a record's claims with today's code; it
 never trains.
 """
 
@@ -125,6 +127,23 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                "O'Connell ch. 8 check: BPTT(5,1) with and without the inner B/E",
                "tempnets.chapters.periodically_attentive_units:run_framing"),
 )
+
+
+def check_data(data, keys, experiment_id: str):
+    """Return ``data`` (a result's or a record's ``data``, or a :class:`Result`) if it holds ``keys``.
+
+    Runners call it on ``trained=``: what is missing is a ``ValueError``
+    naming the experiment and the keys, never a ``KeyError`` deep inside.
+    """
+    data = data.data if isinstance(data, Result) else data
+    if not isinstance(data, dict):
+        raise ValueError(f"trained= must be the data of a {experiment_id} result (a dict), "
+                         f"got {type(data).__name__}")
+    missing = [k for k in keys if k not in data]
+    if missing:
+        raise ValueError(f"trained= must be the data of a {experiment_id} result; missing "
+                         f"{', '.join(missing)}")
+    return data
 
 
 def get(experiment_id: str) -> Experiment:

@@ -53,7 +53,7 @@ import numba
 import numpy as np
 
 from .. import claims, metrics
-from ..experiments import Result
+from ..experiments import Result, check_data
 from ..grammars import (embedded_reber, thesis_embedded_reber, long_embedded_reber, n_letters, reber,
                        time_varying_embedded_reber)
 from ..random import spawn
@@ -580,13 +580,19 @@ def hidden_differences(params: SRNParams, pairs, config: TrainConfig, grammar=No
     return {"avg_sum": d.sum(axis=2).mean(axis=1), "avg_max": d.max(axis=2).mean(axis=1)}
 
 
-def run_fig2_1(scale="book", seed=0, jobs=1, progress=None) -> Result:
+def run_fig2_1(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
     """Figure 2.1: the SRN learns the short-term task long before the indicator leaves a trace.
 
     Random SRNs are trained on 100,000 strings and tested every 10,000 on 100
     complementary pairs PxP / TxT (200 strings): embed %, final %, and the
     hidden-state differences of the pairs (:func:`hidden_differences`).
+    ``trained``: the data of an earlier run, whose claims are re-derived from
+    its recorded scores without training.
     """
+    if trained is not None:
+        data = check_data(trained, ("strings_seen", "embed", "final", "avg_max", "pairs_both_final"),
+                          "pa-2.1")
+        return Result(_fig2_1_claims(data), data)
     sz = _sizes("pa-2.1", scale)
     g = _grammar("embedded")
     pairs = complementary_pairs(sz.n_test, _seed(seed, "pairs"))
@@ -605,14 +611,24 @@ def run_fig2_1(scale="book", seed=0, jobs=1, progress=None) -> Result:
         run = train_condition(g, cfg, sz, seed=seed, tests={"pairs": (strings, g)},
                               progress=progress, on_test=on_test)
     emb = np.array(run["scores"]["pairs"]["embed"])  # (R, n_tests)
-    fin = np.array(run["scores"]["pairs"]["final"])
-    amax = np.array(diffs["avg_max"]).T
-    asum = np.array(diffs["avg_sum"]).T
-    both = np.array(diffs["both"]).T
     seen = run["strings_seen"]
+    data = {"strings_seen": seen, "embed": emb.tolist(),
+            "final": np.array(run["scores"]["pairs"]["final"]).tolist(),
+            "avg_sum": np.array(diffs["avg_sum"]).T.round(6).tolist(),
+            "pairs_both_final": np.array(diffs["both"]).T.round(2).tolist(),
+            "avg_max": np.array(diffs["avg_max"]).T.round(6).tolist(),
+            "first_embed_90": [next((s for s, e in zip(seen, row) if e >= 90.0), None) for row in emb],
+            "pairs_example": pairs[:3], "wall_time_s": run["wall_time_s"]}
+    return Result(_fig2_1_claims(data), data)
+
+
+def _fig2_1_claims(d: dict) -> claims.ClaimsTable:
+    """The claims of :func:`run_fig2_1` from its data (scores and differences per test)."""
+    emb, fin = np.array(d["embed"]), np.array(d["final"])
+    amax, both = np.array(d["avg_max"]), np.array(d["pairs_both_final"])
+    seen = d["strings_seen"]
     th = THESIS["fig2.1"]
     i10 = min(1, len(seen) - 1)  # the first test after training starts (10,000 strings)
-    first_embed = [next((s for s, e in zip(seen, row) if e >= 90.0), None) for row in emb]
 
     t = claims.ClaimsTable("Figure 2.1: short-term learning before the long-term trace "
                            f"({emb.shape[0]} SRNs, {seen[-1]:,} strings, 100 pairs)")
@@ -638,11 +654,7 @@ def run_fig2_1(scale="book", seed=0, jobs=1, progress=None) -> Result:
     t.add("the indicator's trace stays a few hundredths: largest avg max over all tests "
           "(mean over networks) <= 0.03", "Figure 2.1", max(th["avg_max"]),
           round(float(amax.max(axis=1).mean()), 4), claims.at_most(0.03))
-    data = {"strings_seen": seen, "embed": emb.tolist(), "final": fin.tolist(),
-            "avg_sum": asum.round(6).tolist(), "pairs_both_final": both.round(2).tolist(), "avg_max": amax.round(6).tolist(),
-            "first_embed_90": first_embed, "pairs_example": pairs[:3],
-            "wall_time_s": run["wall_time_s"]}
-    return Result(t, data)
+    return t
 
 
 # ----------------------------------------------------------------------------- shared runner parts
@@ -1123,7 +1135,7 @@ def failure_cases(params: SRNParams, strings, config: TrainConfig, grammar=None)
 # ----------------------------------------------------------------------------- framing
 
 
-def run_framing(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
+def run_framing(scale="book", seed=0, jobs=1, progress=None, trained=None, baseline=None) -> Result:
     """Does the inner B/E of the embedded Reber string matter?  BPTT(5,1) in both framings.
 
     Not a figure of the thesis: a check of our reconstruction (see
@@ -1131,11 +1143,18 @@ def run_framing(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Re
     in the thesis's framing that reaches the indicator's own step for the
     shortest strings (``B T TXS T E``: the final prediction is 3 steps after the
     indicator); with the inner B and E it never does (5 steps).  The
-    thesis-framing networks are those of ``pa-8.1`` (pass ``trained=`` to reuse
-    them; networks ``0 .. R-1`` are the same networks whatever ``R``).
+    thesis-framing networks are those of ``pa-8.1``: pass its result as
+    ``baseline=`` to reuse them (networks ``0 .. R-1`` are the same networks
+    whatever ``R``), else it is run first.  ``trained``: the data of an earlier
+    ``pa-framing`` run, whose claims are re-derived without training.
     """
+    data = _check_reuse(trained, "pa-framing", scale, seed)
+    if data is not None:
+        sz = Sizes(**check_data(data, ("sizes", "final"), "pa-framing")["sizes"])
+        f_th, f_be = (np.array(data["final"][k]) for k in ("thesis", "inner-BE"))
+        return Result(_framing_claims(f_th, f_be, sz), data)
     sz = _sizes("pa-framing", scale)
-    data = _check_reuse(trained, "pa-8.1", scale, seed)
+    data = _check_reuse(baseline, "pa-8.1", scale, seed)
     if data is None:
         data = run_fig8_1(scale, seed, jobs, progress).data
     th_run = data["runs"]["BPTT(5,1)"]
@@ -1154,10 +1173,14 @@ def run_framing(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Re
            "curves": {"thesis": {k: v[:R] for k, v in th_run["scores"]["original"].items()},
                       "inner-BE": be_run["scores"]["original"]},
            "test_stats": {"inner-BE": length_statistics(tests["original"][0])}}
+    return Result(_framing_claims(f_th, f_be, sz), out)
+
+
+def _framing_claims(f_th, f_be, sz: Sizes) -> claims.ClaimsTable:
     t = claims.ClaimsTable(f"Framing: BPTT(5,1) with and without the inner B/E ({_scale_note(sz)})")
     t.add("in the thesis's framing BPTT(5,1) learns the final symbol: mean final >= 75%",
           "Figure 8.1", thesis_mean(THESIS["fig8.1"]["BPTT(5,1)"]["final"]),
           round(float(f_th.mean()), 1), claims.at_least(75.0))
     t.add("with the inner B and E (two more steps to bridge) it does not: mean final <= 30%",
           "our reconstruction", None, round(float(f_be.mean()), 1), claims.at_most(30.0))
-    return Result(t, out)
+    return t
