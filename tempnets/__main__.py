@@ -137,7 +137,9 @@ def _rederive(args) -> int:
     if args.update:
         record = dict(record, claims_title=result.claims.title, claims=result.claims.rows(),
                       claims_rederived_at=experiments._commit())
-        experiments.write_record(record, args.record)
+        with open(args.record, encoding="utf-8") as fh:
+            compact = fh.read(2) == '{"'  # keep the record's layout: a small diff
+        experiments.write_record(record, args.record, compact=compact)
         args.written = args.record
         say(f"\nclaims of {args.record} updated (data unchanged)")
     failures = result.claims.failures()

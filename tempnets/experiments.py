@@ -263,8 +263,10 @@ def check_writable(path) -> Path:
     return path
 
 
-def write_record(record: dict, path) -> None:
+def write_record(record: dict, path, compact: bool = False) -> None:
     """Write a :func:`reproduce` record as JSON (the in-memory table object is left out).
+
+    Indented, or on one line with ``compact=True`` (as the committed records are).
 
     Atomic: the JSON goes to a temporary file in the same directory, which then
     replaces ``path``; if anything fails (a full disk, an interrupt), ``path``
@@ -272,7 +274,8 @@ def write_record(record: dict, path) -> None:
     """
     clean = {k: v for k, v in record.items() if not k.startswith("_")}
     path = Path(path)
-    text = json.dumps(clean, indent=2, default=_jsonable) + "\n"  # fails before touching disk
+    layout = {"separators": (",", ":")} if compact else {"indent": 2}
+    text = json.dumps(clean, default=_jsonable, **layout) + "\n"  # fails before touching disk
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         umask = os.umask(0)
