@@ -35,6 +35,7 @@ import contextlib
 import importlib
 import inspect
 import json
+import numbers
 import os
 import platform
 import tempfile
@@ -222,11 +223,11 @@ def reproduce(experiment_id: str, scale: str | None = None, seed: int = 0, jobs:
     """
     experiment = get(experiment_id)
     scale = get_scale(scale)
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+    if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
-    jobs = threads_used(jobs)
+    seed, jobs = int(seed), threads_used(int(jobs))  # np.int64 too; plain ints for JSON
     start = time.perf_counter()
     result = experiment.runner()(scale=scale, seed=seed, jobs=jobs, progress=progress)
     wall = time.perf_counter() - start

@@ -342,10 +342,10 @@ def thesis_averages_table(fig: str) -> str:
 @contextlib.contextmanager
 def _threads(jobs):
     """Run with ``jobs`` numba threads (at most the number available), restoring the old count."""
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+    if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
     old = numba.get_num_threads()
-    numba.set_num_threads(min(jobs, numba.config.NUMBA_NUM_THREADS))
+    numba.set_num_threads(min(int(jobs), numba.config.NUMBA_NUM_THREADS))
     try:
         yield
     finally:
@@ -354,9 +354,9 @@ def _threads(jobs):
 
 def _seed(seed: int, *tags) -> int:
     """A child integer seed for ``(seed, *tags)``: independent streams for tests, segments, ..."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    words = [seed] + [sum((i + 1) * ord(c) for i, c in enumerate(str(t))) for t in tags]
+    words = [int(seed)] + [sum((i + 1) * ord(c) for i, c in enumerate(str(t))) for t in tags]
     return int(np.random.SeedSequence(words).generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
