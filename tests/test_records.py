@@ -158,3 +158,10 @@ def test_a_record_written_by_todays_cli_is_read_by_every_chapter_cell_that_reads
         path = ROOT / "book" / "paper_scale" / f"{e.id}.json"
         if path.exists():
             assert set(experiments.RECORD_FIELDS) <= set(experiments.read_record(path)), path.name
+
+
+@pytest.mark.parametrize("experiment", experiments.EXPERIMENTS, ids=lambda e: e.id)
+def test_a_runner_given_incomplete_data_says_what_is_missing_without_training(experiment):
+    runner = experiment.runner()
+    with training.no_training("testing"), pytest.raises(ValueError, match="trained="):
+        runner(scale="paper", seed=0, jobs=1, progress=False, trained={})

@@ -759,6 +759,14 @@ def _summary(runs, test="original") -> dict:
     return out
 
 
+def _own_data(trained, exp_id, scale, seed, keys):
+    """``trained``'s data if it is an earlier result of ``exp_id`` itself (checked), else None."""
+    data = trained.data if isinstance(trained, Result) else trained
+    if not isinstance(data, dict) or data.get("experiment") != exp_id:
+        return None
+    return check_data(_check_reuse(data, exp_id, scale, seed), keys, exp_id)
+
+
 def _check_reuse(trained, exp_id, scale, seed):
     if trained is None:
         return None
@@ -878,15 +886,22 @@ def run_fig5_2(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Res
     drawn from :func:`tempnets.grammars.long_embedded_reber` (probability 0.9
     of not moving closer to the end).  Pass ``trained=run_fig4_2(...)`` (same
     scale and seed) to reuse its networks; otherwise they are trained again
-    (same seed, same networks).
+    (same seed, same networks).  ``trained`` may also be an earlier ``pa-5.2``
+    result, whose claims are then re-derived from its own data.
     """
-    data = _check_reuse(trained, "pa-4.2", scale, seed)
-    if data is None:
-        data = run_fig4_2(scale, seed, jobs, progress).data
-    pa = data["runs"]["PA"]
-    e0, f0 = _final(pa, "original")
-    e50, f50 = _final(pa, "len>=50")
-    e300, f300 = _final(pa, "len>=300")
+    own = _own_data(trained, "pa-5.2", scale, seed, ("sizes", "embed", "final", "test_stats"))
+    if own is not None:
+        data = own
+        e0, e50, e300 = (np.array(own["embed"][k]) for k in ("original", "len>=50", "len>=300"))
+        f0, f50, f300 = (np.array(own["final"][k]) for k in ("original", "len>=50", "len>=300"))
+    else:
+        data = _check_reuse(trained, "pa-4.2", scale, seed)
+        if data is None:
+            data = run_fig4_2(scale, seed, jobs, progress).data
+        pa = data["runs"]["PA"]
+        e0, f0 = _final(pa, "original")
+        e50, f50 = _final(pa, "len>=50")
+        e300, f300 = _final(pa, "len>=300")
     th = THESIS["fig5.2"]
     sz = Sizes(**data["sizes"])
     t = claims.ClaimsTable(f"Figure 5.2: PA networks on long strings ({_scale_note(sz)})")
@@ -904,7 +919,7 @@ def run_fig5_2(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Res
           expected=EXPECT["pa-5.2"]["chance at 300"][get_scale(scale)],
           note=f"our best: network {int(np.argmax(f300))} (original test {f0[int(np.argmax(f300))]:.1f}%)")
     out = {"experiment": "pa-5.2", "scale": get_scale(scale), "seed": seed,
-           "embed": {"original": e0.tolist(), "len>=50": e50.tolist(), "len>=300": e300.tolist()},
+           "sizes": dataclasses.asdict(sz), "embed": {"original": e0.tolist(), "len>=50": e50.tolist(), "len>=300": e300.tolist()},
            "final": {"original": f0.tolist(), "len>=50": f50.tolist(), "len>=300": f300.tolist()},
            "test_stats": {k: data["test_stats"][k] for k in ("len>=50", "len>=300")}}
     return Result(t, out)
@@ -986,17 +1001,27 @@ def run_fig8_1(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Res
 
 
 def run_fig8_2_8_3(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
-    """Figures 8.2 and 8.3: the BPTT(4,1) and BPTT(5,1) networks of ``pa-8.1`` on long strings."""
-    data = _check_reuse(trained, "pa-8.1", scale, seed)
+    """Figures 8.2 and 8.3: the BPTT(4,1) and BPTT(5,1) networks of ``pa-8.1`` on long strings.
+
+    ``trained``: the ``pa-8.1`` result of the same scale and seed (its networks are
+    reused; otherwise ``pa-8.1`` is run first), or an earlier ``pa-8.2-8.3`` result,
+    whose claims are then re-derived from its own data.
+    """
+    own = _own_data(trained, "pa-8.2-8.3", scale, seed, ("sizes", "BPTT(4,1)", "BPTT(5,1)"))
+    data = own if own is not None else _check_reuse(trained, "pa-8.1", scale, seed)
     if data is None:
         data = run_fig8_1(scale, seed, jobs, progress).data
     sz = Sizes(**data["sizes"])
-    out = {"experiment": "pa-8.2-8.3", "scale": get_scale(scale), "seed": seed}
+    out = {"experiment": "pa-8.2-8.3", "scale": get_scale(scale), "seed": seed,
+           "sizes": dataclasses.asdict(sz)}
     t = claims.ClaimsTable(f"Figures 8.2-8.3: BPTT(4,1), BPTT(5,1) on long strings ({_scale_note(sz)})")
     for h, fig in ((4, "fig8.2"), (5, "fig8.3")):
-        run = data["runs"][f"BPTT({h},1)"]
-        res = {k: dict(zip(("embed", "final"), (a.tolist() for a in _final(run, k))))
-               for k in ("original", "len>=50", "len>=300")}
+        if own is not None:
+            res = own[f"BPTT({h},1)"]
+        else:
+            run = data["runs"][f"BPTT({h},1)"]
+            res = {k: dict(zip(("embed", "final"), (a.tolist() for a in _final(run, k))))
+                   for k in ("original", "len>=50", "len>=300")}
         out[f"BPTT({h},1)"] = res
         th = THESIS[fig]
         f0 = np.mean(res["original"]["final"])
