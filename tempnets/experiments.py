@@ -333,6 +333,14 @@ def read_record(path) -> dict:
     return record
 
 
+def describe_record(record: dict) -> str:
+    """One line saying how a record was made: its command, commit, wall time and threads."""
+    commit = record.get("commit") or "unknown"
+    return (f"recorded run: {record.get('command', '(command not recorded)')} "
+            f"(tempnets commit {commit}, {record['wall_time_s'] / 60:.1f} min on "
+            f"{record.get('jobs', '?')} thread(s))")
+
+
 def rederive(path, **kwargs) -> tuple[Result, dict]:
     """Re-derive a recorded run's claims with the current code, without training again.
 
