@@ -165,3 +165,16 @@ def test_a_runner_given_incomplete_data_says_what_is_missing_without_training(ex
     runner = experiment.runner()
     with training.no_training("testing"), pytest.raises(ValueError, match="trained="):
         runner(scale="paper", seed=0, jobs=1, progress=False, trained={})
+
+
+def test_numpy_integer_seeds_and_jobs_are_accepted():
+    import numpy as np
+
+    from tempnets.chapters import periodically_attentive_units as pa
+
+    record = experiments.reproduce("gsm-reber-count", seed=np.int64(3), jobs=np.int64(1),
+                                   progress=False)
+    assert record["seed"] == 3 and type(record["seed"]) is int and type(record["jobs"]) is int
+    assert pa._seed(np.int64(3), "test") == pa._seed(3, "test")
+    with pa._threads(np.int64(1)):
+        pass
