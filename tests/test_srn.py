@@ -137,7 +137,7 @@ def test_srn_forward_checks_every_parameter_shape(field, bad, message):
         srn_forward(p._replace(W_ih=p.W_ih.astype(str)), [np.array([0, 1, 6])])
 
 
-def test_integer_weights_are_converted_not_compiled_again():
+def test_integer_weights_give_the_same_outputs_as_floats():
     p = init_params(7, 5, 7, rng=0)
     as_int = p._replace(W_ih=np.round(p.W_ih).astype(np.int64))
     y, _ = srn_forward(as_int, [np.array([0, 1, 6])])
