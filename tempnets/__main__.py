@@ -1,18 +1,60 @@
-"""Command line: ``python -m tempnets list`` and ``python -m tempnets reproduce ID``."""
+"""Command line: ``python -m tempnets list``, ``reproduce ID`` and ``rederive RECORD``.
+
+A finished run is never lost to the terminal: ``--out`` is checked before
+training, the record is written (atomically) before anything is printed, and
+printing falls back to ASCII on a terminal that cannot show ``≤``.  User
+mistakes and Ctrl-C end with one line on stderr and exit code 2 (130 for
+Ctrl-C), never a traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from . import experiments
-from .scale import SCALES
+from . import __version__, experiments
+from .scale import SCALES, get_scale
+
+_ASCII = str.maketrans({"≤": "<=", "≥": ">=", "−": "-", "–": "-", "—": "-", "×": "x", "→": "->",
+                        "…": "...", "≈": "~", "±": "+/-", "§": "sec. ", "ρ": "rho", "′": "'",
+                        "’": "'", "“": '"', "”": '"', "²": "^2", "·": "."})
+
+
+def say(text: str = "", file=None) -> None:
+    """Print ``text``, replacing what the stream's encoding cannot show (e.g. cp1252: ``≤`` -> ``<=``)."""
+    file = file or sys.stdout
+    encoding = getattr(file, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except LookupError:
+        encoding = "ascii"
+    except UnicodeEncodeError:
+        pass
+    else:
+        print(text, file=file)
+        return
+
+    def show(ch):
+        try:
+            return ch.encode(encoding) and ch
+        except UnicodeEncodeError:
+            return _ASCII.get(ord(ch), "?")
+
+    print("".join(map(show, text)), file=file)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, not usage + error
+        say(f"error: {message} (see: {self.prog} --help)", sys.stderr)
+        raise SystemExit(2)
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m tempnets",
-                                description="Reproduce the experiments of the tempnets course book.")
-    sub = p.add_subparsers(dest="command", required=True, metavar="{list,reproduce}")
+    p = _Parser(prog="python -m tempnets",
+                description="Reproduce the experiments of the tempnets course book.")
+    p.add_argument("--version", action="version", version=f"tempnets {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="{list,reproduce,rederive}",
+                           parser_class=_Parser)
     sub.add_parser("list", help="list experiment ids with one-line descriptions")
     r = sub.add_parser("reproduce", help="run one experiment and print the paper-vs-ours claims table")
     r.add_argument("id", help="experiment id (see 'list')")
@@ -22,6 +64,10 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--jobs", type=_positive, default=1, help="cores to use (results do not depend on it)")
     r.add_argument("--out", default=None, help="JSON file for the results (default: ID_SCALE_seedN.json)")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
+    d = sub.add_parser("rederive", help="re-derive a record's claims with today's code (never trains)")
+    d.add_argument("record", help="a record written by 'reproduce', e.g. book/paper_scale/pa-8.1.json")
+    d.add_argument("--update", action="store_true",
+                   help="store the re-derived claims in the record (its data is kept as it is)")
     return p
 
 
@@ -42,30 +88,89 @@ def _positive(s: str) -> int:
     return v
 
 
-def main(argv=None) -> int:
-    args = _parser().parse_args(argv)
-    if args.command == "list":
-        width = max(len(e.id) for e in experiments.EXPERIMENTS)
-        for e in experiments.EXPERIMENTS:
-            print(f"{e.id.ljust(width)}  {e.description}")
-        return 0
+class _UserError(Exception):
+    """A mistake in what the user asked for: reported in one line, exit code 2."""
+
+
+def _reproduce(args) -> int:
+    from .training import DivergenceError
+
     try:
         experiments.get(args.id)
+        scale = get_scale(args.scale)  # e.g. TEMPNETS_SCALE=garbage
+        out = args.out or f"{args.id}_{scale}_seed{args.seed}.json"
+        experiments.check_writable(out)  # before an hour of training, not after
     except KeyError as err:
-        print(f"error: {err.args[0]}", file=sys.stderr)
-        return 2
-    record = experiments.reproduce(args.id, scale=args.scale, seed=args.seed, jobs=args.jobs,
-                                   progress=False if args.no_progress else None)
+        raise _UserError(err.args[0]) from None
+    except ValueError as err:
+        raise _UserError(str(err)) from None
+    try:
+        record = experiments.reproduce(args.id, scale=scale, seed=args.seed, jobs=args.jobs,
+                                       progress=False if args.no_progress else None)
+    except DivergenceError as err:
+        say(f"error: {args.id} diverged: {err}", sys.stderr)
+        return 1
+    try:
+        experiments.write_record(record, out)
+        args.written = out
+    except OSError as err:
+        say(f"error: the run finished but its record could not be written to {out} "
+            f"({err.strerror or err}); any earlier file there is unchanged", sys.stderr)
+        return 1
     table = record["_table"]
-    print(table)
-    out = args.out or f"{record['id']}_{record['scale']}_seed{record['seed']}.json"
-    experiments.write_record(record, out)
-    print(f"\nwall time {record['wall_time_s']:.1f} s; results written to {out}")
+    say(str(table))
+    say(f"\nwall time {record['wall_time_s']:.1f} s on {record['jobs']} thread(s); "
+        f"results written to {out}")
     failures = table.failures()
     if failures:
-        print(f"error: {len(failures)} claim(s) did not come out as stated", file=sys.stderr)
+        say(f"error: {len(failures)} claim(s) did not come out as stated", sys.stderr)
         return 1
     return 0
+
+
+def _rederive(args) -> int:
+    try:
+        result, record = experiments.rederive(args.record)
+    except (OSError, ValueError) as err:  # a missing, broken or incomplete record
+        raise _UserError(str(err)) from None
+    say(str(result.claims))
+    if args.update:
+        record = dict(record, claims_title=result.claims.title, claims=result.claims.rows(),
+                      claims_rederived_at=experiments._commit())
+        with open(args.record, encoding="utf-8") as fh:
+            compact = fh.read(2) == '{"'  # keep the record's layout: a small diff
+        experiments.write_record(record, args.record, compact=compact)
+        args.written = args.record
+        say(f"\nclaims of {args.record} updated (data unchanged)")
+    failures = result.claims.failures()
+    if failures:
+        say(f"error: {len(failures)} claim(s) did not come out as stated", sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv=None) -> int:
+    args = argparse.Namespace(written=None)
+    try:
+        args = _parser().parse_args(argv, namespace=args)
+        if args.command == "list":
+            width = max(len(e.id) for e in experiments.EXPERIMENTS)
+            for e in experiments.EXPERIMENTS:
+                say(f"{e.id.ljust(width)}  {e.description}")
+            return 0
+        return _reproduce(args) if args.command == "reproduce" else _rederive(args)
+    except KeyboardInterrupt:
+        say(f"interrupted; the record was written to {args.written}" if args.written else
+            "interrupted: nothing was written (an earlier record is unchanged)", sys.stderr)
+        return 130
+    except _UserError as err:
+        say(f"error: {err}", sys.stderr)
+        return 2
+    except BrokenPipeError:  # e.g. `... | head`: the reader left; the record is already written
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

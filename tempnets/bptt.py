@@ -28,7 +28,10 @@ time :math:`t` happens after output step ``s_now = t - 2``, and
 * ``h'``: an update every ``h'`` steps with the errors of the steps since the
   last update injected (``1 <= h' <= h``).  The schedule restarts with every
   string and pending errors are flushed at the string's end, so
-  ``h' = h = len(string) - 1`` is one exact-gradient update per string.
+  ``h = len(string)``, ``h' = len(string) - 1`` is one exact-gradient update per string
+  (a string of ``L`` symbols has ``L - 1`` output steps, and its first output's
+  error must reach back ``L - 1`` hidden steps: ``h - 1 >= L - 1``; with
+  ``h = len(string) - 1`` the first hidden step is left out).
   With ``reset_context=True`` (default) the backward pass never crosses a
   string start; with ``False`` the context, the PA positions and the history
   carry over from string to string (a stream).

@@ -20,6 +20,8 @@ import html
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+
 
 @dataclass(frozen=True)
 class Check:
@@ -71,7 +73,8 @@ class Check:
 
 
 def _number(name, x) -> float:
-    if isinstance(x, bool) or not isinstance(x, (int, float)) or math.isnan(x):
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)) \
+            or math.isnan(x):
         raise ValueError(f"{name} must be a number, got {x!r}")
     return float(x)
 

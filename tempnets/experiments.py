@@ -5,23 +5,51 @@ to :data:`EXPERIMENTS`: an id, a one-line description and the dotted path
 ``"module:function"`` of a runner.  Runners are imported only when run, so
 ``python -m tempnets list`` stays instant.
 
-A runner has the signature ``run(scale, seed, jobs, progress) -> Result``:
-``scale`` is ``"book"`` or ``"paper"``, ``seed`` an int, ``jobs`` the number of
-cores to use (results must not depend on it), ``progress`` a bool.
+A runner has the signature ``run(scale, seed, jobs, progress, trained=None)
+-> Result``: ``scale`` is ``"book"`` or ``"paper"``, ``seed`` an int, ``jobs``
+the number of cores to use (results must not depend on it), ``progress`` a
+bool.  With ``trained=`` the ``data`` of an earlier result of the same
+experiment it re-derives every claim from that data without training.
+
+Records
+-------
+:func:`reproduce` runs an experiment and returns a *record*, a dict that
+:func:`write_record` saves as JSON (atomically) and :func:`read_record` reads
+back.  Its fields (:data:`RECORD_FIELDS`): ``id``, ``description``, ``scale``,
+``seed``, ``jobs`` (the number of threads the run really used), ``command``
+(the portable command line that repeats the run, ``python -m tempnets
+reproduce ID --scale S --seed N --jobs J``), ``wall_time_s``, ``versions``,
+``commit`` (the git commit of this project's checkout the package ran from,
+with ``-dirty`` when it had local changes; ``None`` when not run from a
+checkout), ``claims_title``, ``claims`` (the table's rows) and ``data`` (what
+the runner returned); an optional ``note`` says anything unusual about the
+run, and ``claims_rederived_at`` the commit whose code last re-derived the
+claims (``python -m tempnets rederive RECORD --update``; the data is never
+changed).  :func:`rederive` re-derives a record's claims with today's code; it
+never trains.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import inspect
 import json
+import numbers
+import os
 import platform
-import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 
 from .claims import ClaimsTable
 from .scale import get_scale
+
+RECORD_FIELDS = ("id", "scale", "seed", "jobs", "command", "wall_time_s", "versions", "commit",
+                 "claims_title", "claims", "data")
+"""Fields every record holds (``description`` and ``note`` are optional)."""
 
 
 @dataclass
@@ -34,11 +62,17 @@ class Result:
 
 @dataclass(frozen=True)
 class Experiment:
-    """A registered experiment: ``id``, one-line ``description``, runner ``target``."""
+    """A registered experiment: ``id``, one-line ``description``, runner ``target``.
+
+    ``needs`` maps a runner keyword to the id of another experiment whose
+    result it compares with (e.g. ``{"baseline": "pa-8.1"}``): :func:`rederive`
+    passes that experiment's record, found beside the one being re-derived.
+    """
 
     id: str
     description: str
     target: str
+    needs: tuple = ()
 
     def runner(self):
         """Import and return the runner function."""
@@ -85,7 +119,8 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                "tempnets.chapters.periodically_attentive_units:run_fig8_2_8_3"),
     Experiment("pa-8.4",
                "O'Connell Fig. 8.4: PA networks trained with BPTT(h,1)",
-               "tempnets.chapters.periodically_attentive_units:run_fig8_4"),
+               "tempnets.chapters.periodically_attentive_units:run_fig8_4",
+               needs=(("baseline", "pa-8.1"),)),
     Experiment("pa-8.5",
                "O'Connell Fig. 8.5: BPTT(h,1) with a time-varying indicator",
                "tempnets.chapters.periodically_attentive_units:run_fig8_5"),
@@ -102,6 +137,23 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                "Schlag et al. 2021: linear attention == additive fast weights; additive writes cannot latch",
                "tempnets.chapters.fast_weights:run_linear_attention"),
 )
+
+
+def check_data(data, keys, experiment_id: str):
+    """Return ``data`` (a result's or a record's ``data``, or a :class:`Result`) if it holds ``keys``.
+
+    Runners call it on ``trained=``: what is missing is a ``ValueError``
+    naming the experiment and the keys, never a ``KeyError`` deep inside.
+    """
+    data = data.data if isinstance(data, Result) else data
+    if not isinstance(data, dict):
+        raise ValueError(f"trained= must be the data of a {experiment_id} result (a dict), "
+                         f"got {type(data).__name__}")
+    missing = [k for k in keys if k not in data]
+    if missing:
+        raise ValueError(f"trained= must be the data of a {experiment_id} result; missing "
+                         f"{', '.join(missing)}")
+    return data
 
 
 def get(experiment_id: str) -> Experiment:
@@ -123,50 +175,131 @@ def _versions() -> dict:
     return out
 
 
-def _commit() -> str | None:
-    """The git commit of the source tree tempnets runs from, if it is a checkout."""
+def _git(args, cwd) -> str | None:
     import subprocess
-    from pathlib import Path
 
     try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                             text=True, timeout=10, cwd=Path(__file__).resolve().parent)
+        out = subprocess.run(["git", *args], capture_output=True, text=True, timeout=10, cwd=cwd)
     except (OSError, subprocess.SubprocessError):
         return None
-    return out.stdout.strip() or None if out.returncode == 0 else None
+    return out.stdout.strip() if out.returncode == 0 else None
+
+
+def _commit(package_dir=None) -> str | None:
+    """The commit of this project's checkout that ``tempnets`` runs from, ``-dirty`` if changed.
+
+    ``None`` unless the package sits at the top of a git checkout of this
+    project (a ``pyproject.toml`` naming ``tempnets`` beside it): an installed
+    copy inside some other repository must not record that repository's commit.
+    """
+    package_dir = Path(package_dir or Path(__file__).resolve().parent)
+    root = package_dir.parent
+    top = _git(["rev-parse", "--show-toplevel"], package_dir)
+    if not top or Path(top).resolve() != root.resolve():
+        return None
+    try:
+        if 'name = "tempnets"' not in (root / "pyproject.toml").read_text(encoding="utf-8"):
+            return None
+    except OSError:
+        return None
+    head = _git(["rev-parse", "--short", "HEAD"], root)
+    if not head:
+        return None
+    changes = _git(["status", "--porcelain", "--untracked-files=no"], root)
+    return head + ("-dirty" if changes is None or changes else "")
+
+
+def threads_used(jobs: int) -> int:
+    """The number of threads a run asked to use ``jobs`` cores really gets (numba's limit)."""
+    import numba
+
+    return max(1, min(int(jobs), numba.config.NUMBA_NUM_THREADS))
+
+
+def command_line(experiment_id: str, scale: str, seed: int, jobs: int) -> str:
+    """The portable command line that repeats a run (a record's ``command``)."""
+    return f"python -m tempnets reproduce {experiment_id} --scale {scale} --seed {seed} --jobs {jobs}"
 
 
 def reproduce(experiment_id: str, scale: str | None = None, seed: int = 0, jobs: int = 1,
               progress: bool | None = None) -> dict:
-    """Run one experiment and return a JSON-ready record of it.
+    """Run one experiment and return a JSON-ready record of it (see the module docstring).
 
-    The record holds the id, scale, seed, jobs, package versions, wall time,
-    the claims table as rows, and the runner's data.  The claims are not
-    verified here (the caller decides what a failure means).
+    ``jobs`` is capped at the threads numba has (:func:`threads_used`); the
+    record stores what was used.  The claims are not verified here (the
+    caller decides what a failure means); the record carries the table as
+    ``"_table"`` (left out when written).
     """
     experiment = get(experiment_id)
     scale = get_scale(scale)
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+    if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    seed, jobs = int(seed), threads_used(int(jobs))  # np.int64 too; plain ints for JSON
     start = time.perf_counter()
     result = experiment.runner()(scale=scale, seed=seed, jobs=jobs, progress=progress)
     wall = time.perf_counter() - start
     return {
         "id": experiment.id, "description": experiment.description, "scale": scale,
-        "seed": seed, "jobs": jobs, "wall_time_s": round(wall, 3), "versions": _versions(),
-        "commit": _commit(), "argv": sys.argv, "claims_title": result.claims.title, "claims": result.claims.rows(),
+        "seed": seed, "jobs": jobs, "command": command_line(experiment.id, scale, seed, jobs),
+        "wall_time_s": round(wall, 3), "versions": _versions(), "commit": _commit(),
+        "claims_title": result.claims.title, "claims": result.claims.rows(),
         "data": result.data, "_table": result.claims,
     }
 
 
-def write_record(record: dict, path) -> None:
-    """Write a :func:`reproduce` record as JSON (the in-memory table object is left out)."""
+def check_writable(path) -> Path:
+    """Raise ``ValueError`` naming ``path`` unless a record can be written there.
+
+    Called before a long run, so that a mistyped ``--out`` fails at once: the
+    directory must exist and accept a new file, and ``path`` must not be a
+    directory.
+    """
+    path = Path(path)
+    folder = path.parent
+    if path.is_dir():
+        raise ValueError(f"--out {str(path)!r} is a directory; give a file name, e.g. "
+                         f"{str(path / 'record.json')!r}")
+    if not folder.is_dir():
+        raise ValueError(f"--out {str(path)!r}: the directory {str(folder)!r} does not exist")
+    try:
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".probe")
+    except OSError as err:
+        raise ValueError(f"--out {str(path)!r}: cannot write in {str(folder)!r} "
+                         f"({err.strerror or err})") from None
+    os.close(fd)
+    os.unlink(probe)
+    return path
+
+
+def write_record(record: dict, path, compact: bool = False) -> None:
+    """Write a :func:`reproduce` record as JSON (the in-memory table object is left out).
+
+    Indented, or on one line with ``compact=True`` (as the committed records are).
+
+    Atomic: the JSON goes to a temporary file in the same directory, which then
+    replaces ``path``; if anything fails (a full disk, an interrupt), ``path``
+    keeps what it held before.
+    """
     clean = {k: v for k, v in record.items() if not k.startswith("_")}
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(clean, fh, indent=2, default=_jsonable)
-        fh.write("\n")
+    path = Path(path)
+    layout = {"separators": (",", ":")} if compact else {"indent": 2}
+    text = json.dumps(clean, default=_jsonable, **layout) + "\n"  # fails before touching disk
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 would make the record private
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def read_record(path) -> dict:
@@ -175,32 +308,105 @@ def read_record(path) -> dict:
     The returned dict is the record with ``"_table"`` added: its claims as a
     :class:`~tempnets.claims.ClaimsTable` that renders like a live one and keeps
     each claim's recorded verdict (see :meth:`ClaimsTable.from_rows`).
+
+    Raises
+    ------
+    ValueError
+        Naming the file, if it is not valid JSON (empty, truncated) or not a
+        record (a missing field, claims that are not rows).
     """
-    with open(path, encoding="utf-8") as fh:
-        record = json.load(fh)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{path}: not an experiment record (not UTF-8 text: {err})") from None
+    if not text.strip():
+        raise ValueError(f"{path}: not an experiment record (the file is empty)")
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{path}: not an experiment record (invalid JSON, truncated? {err})") from None
+    if not isinstance(record, dict):
+        raise ValueError(f"{path} is not an experiment record (a JSON {type(record).__name__}, "
+                         "not an object)")
     missing = {"id", "scale", "seed", "wall_time_s", "claims_title", "claims"} - set(record)
     if missing:
         raise ValueError(f"{path} is not an experiment record (missing {', '.join(sorted(missing))})")
-    record["_table"] = ClaimsTable.from_rows(
-        f"{record['claims_title']} [recorded run: scale {record['scale']}, seed {record['seed']}, "
-        f"{record['wall_time_s'] / 60:.1f} min]", record["claims"])
+    try:
+        record["_table"] = ClaimsTable.from_rows(
+            f"{record['claims_title']} [recorded run: scale {record['scale']}, seed {record['seed']}, "
+            f"{record['wall_time_s'] / 60:.1f} min]", record["claims"])
+    except (KeyError, TypeError, ValueError) as err:
+        raise ValueError(f"{path}: the record's claims cannot be read ({type(err).__name__}: "
+                         f"{err})") from None
     return record
+
+
+def describe_record(record: dict) -> str:
+    """One line saying how a record was made: its command, commit, wall time and threads."""
+    commit = record.get("commit") or "unknown"
+    return (f"recorded run: {record.get('command', '(command not recorded)')} "
+            f"(tempnets commit {commit}, {record['wall_time_s'] / 60:.1f} min on "
+            f"{record.get('jobs', '?')} thread(s))")
 
 
 def rederive(path, **kwargs) -> tuple[Result, dict]:
     """Re-derive a recorded run's claims with the current code, without training again.
 
-    Reads the record at ``path`` (:func:`read_record`) and calls its experiment's
-    runner with the record's scale and seed and ``trained=`` its data, so the
-    claims are computed afresh from the recorded networks and scores (and
-    :meth:`~tempnets.claims.ClaimsTable.verify` checks them against what the
-    chapter states today).  ``kwargs`` go to the runner.  Returns
-    ``(result, record)``.
+    Reads the record at ``path`` (:func:`read_record`) and calls its
+    experiment's runner with the record's scale and seed and ``trained=`` its
+    data, so the claims are computed afresh from the recorded networks and
+    scores (and :meth:`~tempnets.claims.ClaimsTable.verify` checks them
+    against what the chapter states today).  An experiment that compares with
+    another (:attr:`Experiment.needs`) gets that experiment's record from the
+    same directory (``<id>.json``), unless ``kwargs`` give it.  Other
+    ``kwargs`` go to the runner.  Returns ``(result, record)``.
+
+    Never trains: a runner that would (because the record lacks what it
+    needs) stops with a ``ValueError`` naming the record.
+
+    Raises
+    ------
+    ValueError
+        Naming the file: not a record, an unknown experiment id, a runner that
+        cannot re-derive, a needed record missing, or data the runner needs
+        that is not in the record.
     """
+    from .training import TrainingForbidden, no_training
+
     record = read_record(path)
-    runner = get(record["id"]).runner()
-    result = runner(scale=record["scale"], seed=record["seed"], jobs=1, progress=False,
-                    trained=record["data"], **kwargs)
+    try:
+        experiment = get(record["id"])
+    except KeyError as err:
+        raise ValueError(f"{path}: {err.args[0]}") from None
+    if "data" not in record:
+        raise ValueError(f"{path}: the record has no 'data'; its claims cannot be re-derived")
+    runner = experiment.runner()
+    if "trained" not in inspect.signature(runner).parameters:
+        raise ValueError(f"{path}: the runner of {experiment.id} ({experiment.target}) takes no "
+                         "trained= argument, so it cannot re-derive a record")
+    for keyword, other in experiment.needs:
+        if keyword not in kwargs:
+            other_path = Path(path).parent / f"{other}.json"
+            if not other_path.exists():
+                raise ValueError(f"{path}: re-deriving {experiment.id} needs the record of {other} "
+                                 f"({keyword}=); {other_path} does not exist")
+            other_record = read_record(other_path)
+            if (other_record["scale"], other_record["seed"]) != (record["scale"], record["seed"]):
+                raise ValueError(f"{path}: {other_path} is of scale {other_record['scale']!r}, seed "
+                                 f"{other_record['seed']}; re-deriving needs scale "
+                                 f"{record['scale']!r}, seed {record['seed']}")
+            kwargs[keyword] = other_record["data"]
+    why = f"re-deriving {path} (its data lacks what {experiment.target} needs)"
+    try:
+        with no_training(why):
+            result = runner(scale=record["scale"], seed=record["seed"], jobs=1, progress=False,
+                            trained=record["data"], **kwargs)
+    except (KeyError, TypeError) as err:
+        raise ValueError(f"{path}: the record's data cannot be re-derived by {experiment.target} "
+                         f"({type(err).__name__}: {err})") from err
+    except (ValueError, TrainingForbidden) as err:
+        raise ValueError(f"{path}: {err}") from err
     return result, record
 
 

@@ -64,6 +64,9 @@ END = None
 
 REBER_ALPHABET = "BTSPXVE"
 
+MAX_REJECTIONS = 1_000_000
+""":meth:`FiniteStateGrammar.sample` refuses length bounds met by fewer than one random string in this many."""
+
 Arc = namedtuple("Arc", "source symbol target prob")
 Arc.__doc__ = "One arc: from state ``source`` emit ``symbol``, go to ``target`` (``END`` ends)."
 
@@ -92,7 +95,19 @@ class GrammarTables(NamedTuple):
 
 
 def n_letters(string: str) -> int:
-    """Number of letters of a full string: its length without the outer B and E."""
+    """Number of letters of a full string: its length without the outer B and E.
+
+    Raises
+    ------
+    TypeError
+        If ``string`` is not a str.
+    ValueError
+        If it is not a full string (``"B" ... "E"``, at least those two symbols).
+    """
+    if not isinstance(string, str):
+        raise TypeError(f"string must be a str, got {type(string).__name__} ({string!r})")
+    if len(string) < 2 or string[0] != "B" or string[-1] != "E":
+        raise ValueError(f"n_letters needs a full string, B ... E; got {string!r}")
     return len(string) - 2
 
 
@@ -260,17 +275,21 @@ class FiniteStateGrammar:
             found (O'Connell's test sets: "duplicate test strings were
             removed").  Raises if the grammar has fewer than ``n`` strings in
             the length bounds.
+
+        Raises
+        ------
+        ValueError
+            Before drawing, if no string has ``min_letters`` to
+            ``max_letters`` letters, if fewer than one random string in
+            :data:`MAX_REJECTIONS` has (rejection sampling would run for
+            hours), or, with ``distinct``, if fewer than ``n`` strings do.
         """
         _check_count(n, "n")
         lo = 0 if min_letters is None else _check_count(min_letters, "min_letters")
         hi = None if max_letters is None else _check_count(max_letters, "max_letters")
         if hi is not None and hi < lo:
             raise ValueError(f"max_letters ({hi}) < min_letters ({lo})")
-        if hi is not None:
-            available = len(self.enumerate(hi, lo))
-            if available == 0 or (distinct and available < n):
-                raise ValueError(f"grammar {self.name!r} has {available} strings of {lo} to {hi} letters; "
-                                 f"asked for {n}{' distinct' if distinct else ''}")
+        self._check_sampleable(n, lo, hi, distinct)
         rng = as_generator(rng)
         out, buf = [], np.empty(0)
         while len(out) < n:
@@ -281,6 +300,95 @@ class FiniteStateGrammar:
             if distinct:
                 out = list(dict.fromkeys(out))
         return out[:n]
+
+    def _check_sampleable(self, n: int, lo: int, hi: int | None, distinct: bool) -> None:
+        """Refuse, before drawing, length bounds that rejection sampling cannot meet."""
+        bounds = f"{lo} to {hi} letters" if hi is not None else f"at least {lo} letters"
+        if n == 0:
+            return
+        if not self._has_string(lo, hi):
+            raise ValueError(f"grammar {self.name!r} has 0 strings of {bounds}")
+        p = self._length_probability(lo, hi)
+        if p * MAX_REJECTIONS < 1:
+            chance = f"{p:.3g}" if p > 0 else "below 1e-300"
+            raise ValueError(f"a random string of grammar {self.name!r} has {bounds} with probability "
+                             f"{chance}: rejection sampling would walk about 1/p strings per string; "
+                             f"allowed: bounds met by at least 1 in {MAX_REJECTIONS:,} strings")
+        if distinct:
+            available = self._count_strings(lo, hi, n)
+            if available < n:
+                raise ValueError(f"grammar {self.name!r} has {available} strings of {bounds}; "
+                                 f"asked for {n} distinct")
+
+    def _transitions(self):
+        """``(M, e)``: ``M[i, j]`` probability of an arc from state i to j, ``e[i]`` of ending."""
+        m, e = np.zeros((len(self.states),) * 2), np.zeros(len(self.states))
+        for i, out in enumerate(self._arc_lists):
+            for _, tgt, p in out:
+                if tgt < 0:
+                    e[i] += p
+                else:
+                    m[i, tgt] += p
+        return m, e
+
+    def _length_probability(self, lo: int, hi: int | None) -> float:
+        """Probability that a random string has ``lo`` to ``hi`` letters (``hi=None``: no upper bound).
+
+        The string goes on past ``k`` symbols with probability ``start @ M**k @ 1``, so
+        ``P(letters >= lo) = start @ M**(lo + 1) @ 1`` (the B and E are 2 of its symbols);
+        matrix powers keep this cheap for any bound.
+        """
+        m, _ = self._transitions()
+        start = np.eye(len(self.states))[self.states.index(self.start)]
+
+        def going_on(k):
+            return float(start @ np.linalg.matrix_power(m, k) @ np.ones(len(start)))
+
+        return max(0.0, going_on(lo + 1) - (going_on(hi + 2) if hi is not None else 0.0))
+
+    def _has_string(self, lo: int, hi: int | None) -> bool:
+        """Whether some string has ``lo`` to ``hi`` letters (exact: paths, not probabilities)."""
+        m, e = self._transitions()
+        a, ends = (m > 0).astype(np.int64), e > 0
+        reach = np.eye(len(self.states), dtype=np.int64)[self.states.index(self.start)]
+        k, power = lo + 1, a.copy()  # reach after lo + 1 symbols: start @ a**(lo + 1)
+        while k:
+            if k & 1:
+                reach = np.minimum(reach @ power, 1)
+            power, k = np.minimum(power @ power, 1), k >> 1
+        # a string of lo + 2 + j symbols ends after j more arcs; if any string at least that
+        # long exists, one exists with j < n_states (a longer one repeats a state: cut the loop)
+        last = len(self.states) if hi is None else min(hi - lo + 1, len(self.states))
+        for _ in range(last):
+            if np.any(reach.astype(bool) & ends):
+                return True
+            reach = np.minimum(reach @ a, 1)
+        return False
+
+    def _count_strings(self, lo: int, hi: int | None, enough: int) -> int:
+        """Number of distinct strings of ``lo`` to ``hi`` letters, counted up to ``enough``.
+
+        Counts prefixes by the set of states they can be in (so a grammar whose
+        paths share strings is counted right), one symbol at a time: never
+        lists the strings.
+        """
+        live = {frozenset([self.states.index(self.start)]): 1}  # state set -> prefixes
+        total, k = 0, 0  # k: symbols in the prefixes
+        while live and (hi is None or k < hi + 2) and total < enough:
+            grown = {}
+            for states, count in live.items():
+                by_symbol = {}
+                for i in states:
+                    for sym, tgt, _ in self._out(i):
+                        by_symbol.setdefault(sym, set()).add(tgt)
+                for targets in by_symbol.values():
+                    if -1 in targets and lo + 2 <= k + 1:
+                        total += count
+                    rest = frozenset(targets - {-1})
+                    if rest:
+                        grown[rest] = grown.get(rest, 0) + count
+            live, k = grown, k + 1
+        return total
 
     def length_distribution(self, max_letters: int) -> np.ndarray:
         """Exact probability that a random string has ``k`` letters, for ``k = 0..max_letters``.

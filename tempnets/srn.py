@@ -50,6 +50,7 @@ training loops are in :mod:`tempnets.training`.
 from __future__ import annotations
 
 import numbers
+import os
 from typing import NamedTuple
 
 import numba
@@ -64,6 +65,8 @@ __all__ = [
     "check_attention",
     "srn_forward",
     "as_flat_strings",
+    "check_params",
+    "check_memory",
 ]
 
 
@@ -110,6 +113,65 @@ def _draw_params(gen: np.random.Generator, n_in, n_hidden, n_out, r) -> SRNParam
                      u(n_out, n_hidden), u(n_out))
 
 
+def check_memory(n_floats, what: str) -> None:
+    """Refuse, before allocating, ``n_floats`` float64 values that cannot fit in memory.
+
+    Raises ``ValueError`` naming ``what`` and the size when they would take
+    more than the machine's physical memory (numpy would try, and a Python
+    loop per network would run for hours first).
+    """
+    n_bytes = 8 * int(n_floats)
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, OSError, ValueError):  # not POSIX: assume a large machine
+        total = 1 << 40
+    if n_bytes > total:
+        raise ValueError(f"{what} would need {n_bytes / 2**30:,.1f} GiB; this machine has "
+                         f"{total / 2**30:,.1f} GiB of memory")
+
+
+def check_params(params: "SRNParams", name: str = "params") -> "SRNParams":
+    """Check one network's or a stack's weights; return them as a C-contiguous float64 stack.
+
+    The compiled kernels read every array with the sizes of ``W_ih`` and
+    ``W_ho``: a short ``b_h`` would be read out of bounds.  So every shape is
+    checked against ``(n_hidden, n_in)`` of ``W_ih`` and ``n_out`` of ``W_ho``.
+
+    Raises
+    ------
+    TypeError
+        If ``params`` is not an :class:`SRNParams` or an array is not real numbers.
+    ValueError
+        Naming the array whose shape does not fit, and the shape expected.
+    """
+    if not isinstance(params, SRNParams):
+        raise TypeError(f"{name} must be an SRNParams, got {type(params).__name__}")
+    arrays = []
+    for field, a in zip(SRNParams._fields, params):
+        a = np.asarray(a)
+        if a.dtype == object or not (np.issubdtype(a.dtype, np.floating)
+                                     or np.issubdtype(a.dtype, np.integer)):
+            raise TypeError(f"{name}.{field} must be an array of real numbers, got dtype {a.dtype}")
+        arrays.append(a)
+    W_ih, W_ho = arrays[0], arrays[3]
+    if W_ih.ndim not in (2, 3):
+        raise ValueError(f"{name}.W_ih must have shape (n_hidden, n_in) or (R, n_hidden, n_in), "
+                         f"got {W_ih.shape}")
+    lead = W_ih.shape[:-2]
+    nh, n_in = W_ih.shape[-2:]
+    n_out = W_ho.shape[-2] if W_ho.ndim == W_ih.ndim else None
+    want = {"W_ih": (nh, n_in), "W_hh": (nh, nh), "b_h": (nh,), "W_ho": (n_out, nh), "b_o": (n_out,)}
+    for field, a in zip(SRNParams._fields, arrays):
+        shape = lead + want[field]
+        if a.shape != shape or 0 in a.shape:
+            show = "(" + ", ".join("n_out" if v is None else str(v) for v in shape) \
+                + ("," if len(shape) == 1 else "") + ")"
+            raise ValueError(f"{name}.{field} has shape {a.shape}; expected {show} "
+                             f"(from W_ih {W_ih.shape} and W_ho {W_ho.shape})")
+    return SRNParams(*(np.ascontiguousarray(a if lead else a[None], dtype=np.float64)
+                       for a in arrays))
+
+
 def _check_size(name, n):
     if not isinstance(n, numbers.Integral) or isinstance(n, bool) or n < 1:
         raise ValueError(f"{name} must be a positive integer, got {n!r}")
@@ -140,7 +202,10 @@ def init_params(n_in: int = 7, n_hidden: int = 15, n_out: int = 7, *, r: float =
         raise ValueError(f"init range r must be a positive finite number, got {r!r}")
     if n_networks is None:
         return _draw_params(as_generator(rng), n_in, n_hidden, n_out, float(r))
-    gens = spawn(rng, _check_size("n_networks", n_networks))
+    R = _check_size("n_networks", n_networks)
+    check_memory(R * (n_hidden * (n_in + n_hidden + 1 + n_out) + n_out),
+                 f"init_params: n_networks={R} networks of {n_in}-{n_hidden}-{n_out} units")
+    gens = spawn(rng, R)
     nets = [_draw_params(g, n_in, n_hidden, n_out, float(r)) for g in gens]
     return SRNParams(*(np.stack(a) for a in zip(*nets)))
 
@@ -447,10 +512,8 @@ def srn_forward(params: SRNParams, strings, offsets=None, *, period=None, phase=
     h : ndarray
         Hidden activations ``(..., n_steps, n_hidden)`` (only if ``return_hidden``).
     """
-    if not isinstance(params, SRNParams):
-        raise TypeError(f"params must be an SRNParams, got {type(params).__name__}")
+    p = check_params(params)
     stacked = params.stacked
-    p = params.stack()
     n_in, nh, n_out = p.sizes
     flat, offsets = as_flat_strings(strings, offsets)
     check_symbols(flat, offsets, n_in, None, min_length=1)
@@ -461,6 +524,8 @@ def srn_forward(params: SRNParams, strings, offsets=None, *, period=None, phase=
     R = p.W_ih.shape[0]
     step_offsets = np.concatenate([[0], np.cumsum(np.maximum(np.diff(offsets) - 1, 0))])
     n_steps = int(step_offsets[-1])
+    check_memory(R * n_steps * (n_out + (nh if return_hidden else 0)),
+                 f"srn_forward: outputs of {R} network(s) over {n_steps:,} steps")
     y = np.zeros((R, n_steps, n_out))
     h = np.zeros((R, n_steps if return_hidden else 0, nh))
     _forward_many(*p, flat, offsets, period, phase, bool(reset_context), float(context_init), y, h,

@@ -22,6 +22,8 @@ to its target, stop after an arc with target ``-1``.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import numbers
 import time
@@ -34,15 +36,46 @@ import numpy as np
 from . import bptt
 from .progress import progress_bar
 from .random import as_generator, spawn
-from .srn import (SRNParams, _draw_params, as_flat_strings, check_attention, check_symbols,
-                  pa_attention)
+from .srn import (SRNParams, _draw_params, as_flat_strings, check_attention, check_memory,
+                  check_params, check_symbols, pa_attention)
 
-__all__ = ["TrainConfig", "History", "DivergenceError", "train_epochs", "train_online",
-           "sample_strings", "bptt_gradient"]
+__all__ = ["TrainConfig", "History", "DivergenceError", "TrainingForbidden", "no_training",
+           "train_epochs", "train_online", "sample_strings", "bptt_gradient"]
 
 
 class DivergenceError(FloatingPointError):
     """Training produced non-finite outputs or weights."""
+
+
+class TrainingForbidden(RuntimeError):
+    """A trainer was called inside :func:`no_training`."""
+
+
+# why training is forbidden in the current context (None: allowed); a context variable, so
+# that it is scoped to one `with no_training(...)` block and to its thread
+_FORBIDDEN: contextvars.ContextVar = contextvars.ContextVar("tempnets_no_training", default=None)
+
+
+@contextlib.contextmanager
+def no_training(reason: str):
+    """Within this block :func:`train_epochs` and :func:`train_online` raise
+    :class:`TrainingForbidden` mentioning ``reason`` instead of training.
+
+    :func:`tempnets.experiments.rederive` re-derives recorded claims inside it,
+    so that a record lacking what its runner needs is an error, never an
+    hour of silent retraining.
+    """
+    token = _FORBIDDEN.set(str(reason))
+    try:
+        yield
+    finally:
+        _FORBIDDEN.reset(token)
+
+
+def _check_training_allowed(what: str) -> None:
+    reason = _FORBIDDEN.get()
+    if reason is not None:
+        raise TrainingForbidden(f"{what} was called while {reason}; re-deriving never trains")
 
 
 @dataclass(frozen=True)
@@ -104,10 +137,16 @@ class TrainConfig:
 
     @classmethod
     def pa(cls, n_normal: int = 8, n_pa: int = 7, period: int = 7, **changes) -> "TrainConfig":
-        """O'Connell's PA network: ``n_normal`` normal + ``n_pa`` PA units (Figure 4.1 pattern)."""
+        """O'Connell's PA network: ``n_normal`` normal + ``n_pa`` PA units (Figure 4.1 pattern).
+
+        O'Connell's defaults (chapter 4) with every string starting from the
+        context 0.5, as in the thesis (its Figure 4.4 shows the PA units at 0.5
+        before their first attentive step); ``changes`` override any field.
+        """
         p, q = pa_attention(n_normal, n_pa, period)
         return dataclasses.replace(cls(n_hidden=n_normal + n_pa, period=tuple(int(v) for v in p),
-                                       phase=tuple(int(v) for v in q)), **changes)
+                                       phase=tuple(int(v) for v in q), context_init=0.5),
+                                   **changes)
 
     def validate(self) -> "TrainConfig":
         """Raise ``ValueError``/``TypeError`` naming the bad field and what is allowed."""
@@ -204,7 +243,7 @@ def _start(config, n_in, n_out, n_networks, rng, params):
         raise TypeError(f"config must be a TrainConfig, got {type(config).__name__}")
     config.validate()
     if isinstance(n_networks, numbers.Integral) and not isinstance(n_networks, bool):
-        ids = list(range(_check_count("n_networks", n_networks, 1)))
+        ids = range(_check_count("n_networks", n_networks, 1))
     else:
         try:
             ids = [int(_check_count("network index", i)) for i in n_networks]
@@ -213,10 +252,15 @@ def _start(config, n_in, n_out, n_networks, rng, params):
                             f"network indices, got {n_networks!r}") from None
         if not ids:
             raise ValueError("n_networks: the sequence of network indices is empty")
-    R = len(ids)
-    children = spawn(rng, max(ids) + 1)
-    gens = [children[i] for i in ids]
+    R, top = len(ids), (ids[-1] if isinstance(ids, range) else max(ids))  # max(range) would loop
     nh = config.n_hidden
+    ring = (max(config.h, config.h_prime) + 1) * (4 * nh + n_out + 1)
+    # weights, momentum buffers and the kernels' ring buffers of every network, and a random
+    # generator (about 2 KB) for every index up to the largest
+    check_memory(R * (2 * (nh * (n_in + nh + 1 + n_out) + n_out) + ring) + 256 * (top + 1),
+                 f"training {R} networks of {n_in}-{nh}-{n_out} units (largest index {top})")
+    children = spawn(rng, top + 1)
+    gens = [children[i] for i in ids]
     if params is None:
         nets = [_draw_params(g, n_in, nh, n_out, float(config.init_range)) for g in gens]
         p = SRNParams(*(np.stack(a) for a in zip(*nets)))
@@ -227,9 +271,7 @@ def _start(config, n_in, n_out, n_networks, rng, params):
 
 def _stack_params(params, R, n_in, nh, n_out):
     """``params`` checked and copied as a C-contiguous stack of ``R`` networks."""
-    if not isinstance(params, SRNParams):
-        raise TypeError(f"params must be an SRNParams or None, got {type(params).__name__}")
-    p = params.stack()
+    p = check_params(params)
     if p.W_ih.shape[0] == 1 and R > 1:
         p = SRNParams(*(np.repeat(a, R, axis=0) for a in p))
     want = [(R, nh, n_in), (R, nh, nh), (R, nh), (R, n_out, nh), (R, n_out)]
@@ -337,6 +379,7 @@ def train_epochs(strings, offsets=None, *, n_epochs: int, config: TrainConfig = 
     History
         One chunk entry per group of epochs.
     """
+    _check_training_allowed("train_epochs")
     _check_config_type(config)
     flat, offsets = as_flat_strings(strings, offsets)
     n_str = offsets.size - 1
@@ -390,8 +433,7 @@ def bptt_gradient(params: SRNParams, strings, offsets=None, *,
     SRNParams
         Gradient arrays shaped like ``params`` (one network, or a stack).
     """
-    if not isinstance(params, SRNParams):
-        raise TypeError(f"params must be an SRNParams, got {type(params).__name__}")
+    check_params(params)
     _check_config_type(config)
     flat, offsets = as_flat_strings(strings, offsets)
     n_in, nh, n_out = params.sizes
@@ -588,6 +630,7 @@ def train_online(tables, n_strings: int, *, config: TrainConfig = TrainConfig(),
     -------
     History, or a list of History (one per config) when ``config`` is a sequence.
     """
+    _check_training_allowed("train_online")
     configs = list(config) if isinstance(config, (list, tuple)) else [config]
     if not configs:
         raise ValueError("config: the sequence of TrainConfigs is empty")

@@ -307,3 +307,23 @@ def test_fused_online_kernel_equals_general_kernel(h, reset, monkeypatch):
     want, _ = ref.train(p, strings, **kw)
     assert_params_close(general, want, what=f"general kernel vs reference, h={h}")
 
+
+
+def test_the_documented_exact_gradient_recipe_is_the_exact_gradient():
+    """The module docstring's recipe for one exact-gradient update per string, taken from the
+    text itself, matches central differences (the text once said h' = h = len(string) - 1,
+    which leaves out the first hidden step: 7.5e-2 off in W_ih)."""
+    import re
+
+    import tempnets.bptt
+
+    doc = " ".join(tempnets.bptt.__doc__.split())
+    found = re.search(r"``h = ([^`]+)``, ``h' = ([^`]+)`` is one exact-gradient update per string",
+                      doc)
+    assert found, "the bptt docstring no longer states its exact-gradient recipe"
+    p = ref.random_params(5)
+    string = ref.random_strings(6, 1, lo=7, hi=7)[0]
+    h, h_prime = (int(eval(e, {"len": len, "string": string})) for e in found.groups())
+    new, _ = kernel_train(p, [string], h=h, h_prime=h_prime, lr=1.0, momentum=0.0)
+    f = lambda x: ref.loss(unflat(x), string, None, None)  # noqa: E731
+    assert check_gradient(f, -(flat(new) - flat(p)), flat(p), rtol=1e-7) < 1e-7

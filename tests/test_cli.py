@@ -65,3 +65,136 @@ def test_reproduce_exits_1_when_a_claim_is_not_as_stated(monkeypatch, tmp_path, 
     monkeypatch.setattr(experiments.Experiment, "runner", lambda self: runner)
     assert main(["reproduce", "fake", "--out", str(tmp_path / "f.json")]) == 1
     assert "did not come out as stated" in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------------------- nothing lost
+
+def _never_train(monkeypatch):
+    """Make every runner fail loudly: the checks under test must come before training."""
+    def runner(**kwargs):
+        raise AssertionError("trained before checking the arguments")
+    monkeypatch.setattr(experiments.Experiment, "runner", lambda self: runner)
+
+
+@pytest.mark.parametrize("where, message", [
+    ("missing/r.json", "does not exist"),
+    (".", "is a directory"),
+    ("/proc/tempnets-record.json", "cannot write in"),
+])
+def test_out_is_checked_before_training(where, message, tmp_path, monkeypatch, capsys):
+    _never_train(monkeypatch)
+    out = where if where.startswith("/") else str(tmp_path / where)
+    assert main(["reproduce", "gsm-reber-count", "--out", out]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.splitlines()) == 1
+
+
+def test_user_mistakes_end_with_one_line(monkeypatch, capsys):
+    _never_train(monkeypatch)
+    monkeypatch.setenv("TEMPNETS_SCALE", "garbage")
+    assert main(["reproduce", "gsm-reber-count"]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == ["error: unknown scale 'garbage' (from TEMPNETS_SCALE); allowed: book, paper"]
+    with pytest.raises(SystemExit) as info:
+        main(["reproduce", "gsm-reber-count", "--seed", "x"])
+    assert info.value.code == 2 and len(capsys.readouterr().err.splitlines()) == 1
+
+
+def test_ctrl_c_ends_with_one_line_and_leaves_an_earlier_record(monkeypatch, tmp_path, capsys):
+    def runner(**kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(experiments.Experiment, "runner", lambda self: runner)
+    out = tmp_path / "r.json"
+    out.write_text('{"earlier": "record"}\n')
+    assert main(["reproduce", "gsm-reber-count", "--out", str(out)]) == 130
+    assert capsys.readouterr().err.splitlines() == [
+        "interrupted: nothing was written (an earlier record is unchanged)"]
+    assert out.read_text() == '{"earlier": "record"}\n'
+
+
+def test_a_record_survives_a_non_utf8_terminal(tmp_path):
+    """The record is written before printing, and printing falls back to ASCII (≤ -> <=)."""
+    import os
+
+    out = tmp_path / "r.json"
+    env = dict(os.environ, PYTHONIOENCODING="cp1252", TEMPNETS_PROGRESS="0")
+    run = subprocess.run([sys.executable, "-m", "tempnets", "reproduce", "gsm-reber-count", "--out",
+                          str(out)], capture_output=True, env=env)
+    assert run.returncode == 0, run.stderr.decode("cp1252")
+    assert "|ours - paper| <= 0" in run.stdout.decode("cp1252")
+    assert json.loads(out.read_text())["claims"][0]["holds"] is True
+
+
+def test_a_full_disk_leaves_the_earlier_record_whole(tmp_path):
+    import os
+    import resource
+
+    out = tmp_path / "r.json"
+    out.write_text('{"earlier": "record"}\n')
+    env = dict(os.environ, TEMPNETS_PROGRESS="0")
+    run = subprocess.run(
+        [sys.executable, "-m", "tempnets", "reproduce", "gsm-reber-count", "--out", str(out)],
+        capture_output=True, text=True, env=env,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (512, 512)))
+    assert run.returncode == 1
+    assert "could not be written" in run.stderr and len(run.stderr.splitlines()) == 1
+    assert out.read_text() == '{"earlier": "record"}\n'
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]  # no temporary file left
+
+
+def test_the_record_holds_the_real_thread_count_and_a_portable_command(tmp_path):
+    from tempnets.experiments import threads_used
+
+    out = tmp_path / "r.json"
+    assert main(["reproduce", "gsm-reber-count", "--jobs", "1000", "--out", str(out)]) == 0
+    record = json.loads(out.read_text())
+    assert record["jobs"] == threads_used(1000) < 1000
+    assert record["command"] == (f"python -m tempnets reproduce gsm-reber-count --scale book "
+                                 f"--seed 0 --jobs {record['jobs']}")
+    assert "argv" not in record
+
+
+def test_the_commit_is_recorded_only_from_this_projects_checkout(tmp_path):
+    from tempnets.experiments import _commit
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    pkg = tmp_path / "tempnets"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    git("init", "-q")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "add", "-A")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x")
+    assert _commit(pkg) is None  # a git checkout, but not of this project
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "tempnets"\n')
+    git("add", "-A")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "y")
+    clean = _commit(pkg)
+    assert clean and not clean.endswith("-dirty")
+    (pkg / "__init__.py").write_text("x = 1\n")
+    assert _commit(pkg) == clean + "-dirty"
+    site = tmp_path / "venv" / "site-packages" / "tempnets"  # installed inside another checkout
+    site.mkdir(parents=True)
+    assert _commit(site) is None
+
+
+def test_version_flag(capsys):
+    import tempnets
+
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0
+    assert capsys.readouterr().out.strip() == f"tempnets {tempnets.__version__}"
+
+
+def test_rederive_command_prints_the_table_and_names_a_broken_record(tmp_path, capsys):
+    from pathlib import Path
+
+    record = Path(__file__).resolve().parents[1] / "book" / "paper_scale" / "gsm-reber-count.json"
+    assert main(["rederive", str(record)]) == 0
+    assert "number of strings of 3 to 8 letters" in capsys.readouterr().out
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"id": "gsm-reber-count", "sca')
+    assert main(["rederive", str(bad)]) == 2
+    assert capsys.readouterr().err.startswith(f"error: {bad}: not an experiment record")

@@ -258,3 +258,53 @@ def test_embedded_subgrammar_exit_probability_is_a_parameter():
     for bad in (0, 1, 1.2, True, "0.6"):
         with pytest.raises(ValueError, match="p_exit must be a probability"):
             gr.embedded_subgrammar(False, p_exit=bad)
+
+
+@pytest.mark.parametrize("bad, error", [("", ValueError), ("B", ValueError), ("TXSE", ValueError),
+                                        ("BTXS", ValueError), (5, TypeError), (None, TypeError)])
+def test_n_letters_needs_a_full_string(bad, error):
+    with pytest.raises(error):
+        n_letters(bad)
+    assert n_letters("BE") == 0 and n_letters("BTXSE") == 3
+
+
+def test_sampling_bounds_no_string_can_meet_fail_fast():
+    """min_letters that (almost) no string reaches ran forever (rejection sampling)."""
+    import time
+
+    g = gr.reber()
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match="at least 200 letters with probability 2.98e-27"):
+        g.sample(1, rng=0, min_letters=200)
+    with pytest.raises(ValueError, match="probability below 1e-300"):
+        g.sample(1, rng=0, min_letters=10**9)
+    problem3 = gr.FiniteStateGrammar("finite", "BSE", [("a", "B", "b", 1.0), ("b", "S", "c", 1.0),
+                                                        ("c", "E", None, 1.0)], "a")
+    with pytest.raises(ValueError, match="has 0 strings of at least 2 letters"):
+        problem3.sample(1, rng=0, min_letters=2)
+    with pytest.raises(ValueError, match="has 1 strings of at least 1 letters; asked for 2 distinct"):
+        problem3.sample(2, rng=0, min_letters=1, distinct=True)
+    assert time.perf_counter() - start < 5
+
+
+def test_sampling_with_a_large_max_letters_does_not_enumerate_the_language():
+    """max_letters=61 enumerated every string up to 61 letters (minutes, 1.4 GB)."""
+    import time
+
+    g = gr.reber()
+    start = time.perf_counter()
+    s = g.sample(5, rng=0, max_letters=61)
+    assert len(s) == 5 and time.perf_counter() - start < 5
+    assert g._count_strings(3, 8, 10**9) == len(g.enumerate(8, 3)) == 43
+    e = gr.embedded_reber()
+    assert e._count_strings(0, 14, 10**9) == len(e.enumerate(14))
+    assert e.sample(3, rng=1) == e.sample(3, rng=1, max_letters=10**6)  # same stream
+    d = gr.long_embedded_reber().sample(5, rng=0, min_letters=300)
+    assert min(map(n_letters, d)) >= 300
+
+
+def test_length_probability_is_the_length_distribution():
+    g = gr.embedded_reber()
+    dist = g.length_distribution(40)
+    assert abs(g._length_probability(5, 12) - dist[5:13].sum()) < 1e-12
+    assert abs(g._length_probability(7, None) - (1 - dist[:7].sum())) < 1e-12

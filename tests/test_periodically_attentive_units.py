@@ -170,6 +170,10 @@ def test_reuse_runners_accept_and_check_trained(tiny):
     r81 = pa.run_fig8_1(scale="book", seed=0, progress=False)
     r83 = pa.run_fig8_2_8_3(scale="book", seed=0, progress=False, trained=r81)
     json.dumps(r83.data)
+    # and each re-derives its claims from its own data (a record of its own)
+    for runner, r in ((pa.run_fig5_2, r52), (pa.run_fig8_2_8_3, r83)):
+        again = runner(scale="book", seed=0, progress=False, trained=json.loads(json.dumps(r.data)))
+        assert json.dumps(again.claims.rows()) == json.dumps(r.claims.rows())
 
 
 def test_same_seed_same_result_and_jobs_do_not_matter(tiny):
@@ -211,10 +215,40 @@ def test_activation_table_and_indicator_units():
 
 def test_framing_runner_reuses_the_bptt_networks(tiny):
     r81 = pa.run_fig8_1(scale="book", seed=0, progress=False)
-    r = pa.run_framing(scale="book", seed=0, progress=False, trained=r81)
+    r = pa.run_framing(scale="book", seed=0, progress=False, baseline=r81)
     json.dumps(r.data)
     assert set(r.data["final"]) == {"thesis", "inner-BE"}
     assert r.data["final"]["thesis"] == r81.data["summary"]["BPTT(5,1)"]["final"][:2]
+    # trained= is its own data: the claims are re-derived without training
+    again = pa.run_framing(scale="book", seed=0, progress=False, trained=json.loads(json.dumps(r.data)))
+    assert json.dumps(again.claims.rows()) == json.dumps(r.claims.rows())
+    with pytest.raises(ValueError, match="trained= must be the Result of pa-framing"):
+        pa.run_framing(scale="book", seed=0, progress=False, trained=r81)
+
+
+def test_claims_quote_the_thesis_as_printed_with_the_recomputed_mean_labelled():
+    """Figure 8.5: the thesis prints 9.9 and 100.0 where its rows average 10.3 and 99.9;
+    Figure 8.2: 83.3 where its rows average 88.2."""
+    from pathlib import Path
+
+    from tempnets import experiments
+
+    records = Path(__file__).resolve().parents[1] / "book" / "paper_scale"
+    r85, _ = experiments.rederive(records / "pa-8.5.json")
+    rows = r85.claims.rows()
+    assert [r["paper"] for r in rows] == [100.0, 9.9, 100.0]
+    assert "printed average 100.0, its rows average 99.9" in rows[0]["note"]
+    assert "printed average 9.9, its rows average 10.3" in rows[1]["note"]
+    r81, _ = experiments.rederive(records / "pa-8.1.json")
+    r83 = pa.run_fig8_2_8_3("paper", 0, trained=r81)
+    assert "printed average 83.3, its rows average 88.2" in r83.claims.rows()[0]["note"]
+    assert "83.3" in pa.thesis_averages_table("fig8.2") and "88.2" in pa.thesis_averages_table("fig8.2")
+    for fig, cols in pa.PRINTED_AVERAGES.items():  # every printed average is transcribed
+        assert set(cols) <= set(pa.THESIS[fig]), fig
+        for name in cols:
+            for column in ("embed", "final"):
+                assert abs(pa.thesis_average(fig, name, column)
+                           - pa.thesis_mean(pa.THESIS[fig][name][column])) <= 5.0
 
 
 def test_claims_can_be_rederived_from_a_recorded_run_without_training(tiny):

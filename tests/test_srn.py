@@ -119,3 +119,42 @@ def test_the_compiled_logistic_is_the_logistic_to_a_few_ulp():
     assert ulp.max() <= 4, f"worst {ulp.max():.1f} ulp at u = {u[inside][np.argmax(ulp)]}"
     assert got[u <= -708].max() < 1e-300 and np.all(got[u >= 709] == 1.0)
     assert np.isnan(srn._logistic(np.nan))
+
+
+@pytest.mark.parametrize("field, bad, message", [
+    ("b_h", lambda p: p.b_h[:3], r"params.b_h has shape \(3,\); expected \(5,\)"),
+    ("W_hh", lambda p: np.zeros((5, 4)), r"params.W_hh has shape \(5, 4\); expected \(5, 5\)"),
+    ("b_o", lambda p: p.b_o[:6], r"params.b_o has shape \(6,\); expected \(7,\)"),
+    ("W_ho", lambda p: p.W_ho[None], r"params.W_ho has shape \(1, 7, 5\); expected \(n_out, 5\)"),
+])
+def test_srn_forward_checks_every_parameter_shape(field, bad, message):
+    """A short b_h was read out of bounds by the kernel (silently wrong output); a wrong
+    W_hh gave an opaque SystemError."""
+    p = init_params(7, 5, 7, rng=0)
+    with pytest.raises(ValueError, match=message):
+        srn_forward(p._replace(**{field: bad(p)}), [np.array([0, 1, 6])])
+    with pytest.raises(TypeError, match="W_ih must be an array of real numbers"):
+        srn_forward(p._replace(W_ih=p.W_ih.astype(str)), [np.array([0, 1, 6])])
+
+
+def test_integer_weights_give_the_same_outputs_as_floats():
+    p = init_params(7, 5, 7, rng=0)
+    as_int = p._replace(W_ih=np.round(p.W_ih).astype(np.int64))
+    y, _ = srn_forward(as_int, [np.array([0, 1, 6])])
+    want, _ = srn_forward(as_int._replace(W_ih=as_int.W_ih.astype(float)), [np.array([0, 1, 6])])
+    assert np.array_equal(y, want)
+
+
+def test_sizes_that_cannot_fit_in_memory_are_refused_before_allocating():
+    with pytest.raises(ValueError, match=r"n_networks=1000000000 networks of 7-15-7 units would "
+                                         r"need [\d,.]+ GiB"):
+        init_params(7, 15, 7, rng=0, n_networks=10**9)
+    p = init_params(7, 15, 7, rng=0, n_networks=10**4)
+    with pytest.raises(ValueError, match="srn_forward: outputs of 10000 network"):
+        srn_forward(p, [np.array([0] + [1] * 10**6 + [6])])
+
+
+def test_numpy_integer_seeds_and_sizes_are_accepted():
+    a = init_params(7, 5, 7, rng=np.int64(3), n_networks=np.int64(2))
+    b = init_params(7, 5, 7, rng=3, n_networks=2)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))

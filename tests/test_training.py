@@ -243,3 +243,40 @@ def test_engine_runs_on_the_grammars_module_tables():
     assert all(ref.is_reber(flat[offsets[i]:offsets[i + 1]]) for i in range(500))
     hist = train_online(g.tables(), 100, config=SMALL, rng=0, progress=True, chunk_strings=50)
     assert hist.params.W_ih.shape == (1, 6, 7) and hist.sq_error.shape == (1, 2)
+
+
+def test_training_sizes_that_cannot_fit_are_refused_before_allocating():
+    """n_networks=10**9 built a list of 10**9 indices and spawned as many generators."""
+    from tempnets.grammars import reber
+
+    t = reber().tables()
+    with pytest.raises(ValueError, match=r"training 1000000000 networks of 7-15-7 units .* would "
+                                         r"need [\d,.]+ GiB; this machine has"):
+        train_online(t, 10, n_networks=10**9, rng=0, progress=False)
+    with pytest.raises(ValueError, match=r"largest index 1000000000\) would need"):
+        train_online(t, 10, n_networks=[10**9], rng=0, progress=False)
+
+
+def test_trainers_check_parameter_shapes():
+    p = _draw_params(np.random.default_rng(0), 7, 5, 7, 1.0)
+    with pytest.raises(ValueError, match=r"params.b_h has shape \(3,\); expected \(5,\)"):
+        bptt_gradient(p._replace(b_h=p.b_h[:3]), [np.array([0, 1, 6])])
+
+
+def test_numpy_integer_seeds_train_the_same_networks():
+    from tempnets.grammars import reber
+
+    t = reber().tables()
+    a = train_online(t, 20, n_networks=np.int64(2), rng=np.int64(5), progress=False)
+    b = train_online(t, 20, n_networks=2, rng=5, progress=False)
+    assert all(np.array_equal(x, y) for x, y in zip(a.params, b.params))
+
+
+def test_the_pa_config_is_oconnells_network_with_its_initial_context():
+    """TrainConfig.pa() is documented as O'Connell's PA network: its strings start from the
+    context 0.5 (thesis Figure 4.4), as the chapter's conditions do."""
+    from tempnets.chapters.periodically_attentive_units import CONTEXT_INIT, condition_config
+
+    assert TrainConfig.pa().context_init == CONTEXT_INIT == 0.5
+    assert TrainConfig.pa(h=3) == condition_config("PA-BPTT(3,1)")
+    assert TrainConfig.pa(context_init=0.0).context_init == 0.0

@@ -2,11 +2,13 @@ r"""Experiments of Servan-Schreiber, Cleeremans & McClelland (1991), *Graded
 State Machines* (``papers/004``), as runners for ``python -m tempnets
 reproduce`` and for the chapter ``book/graded_state_machines``.
 
-Each runner has the signature ``run_*(scale, seed, jobs, progress) -> Result``
-(see :mod:`tempnets.experiments`) and returns the experiment's claims table
-and JSON-serialisable data (final weights included, as nested lists, so the
-chapter can draw the paper's figures from exactly the networks the claims are
-about).
+Each runner has the signature ``run_*(scale, seed, jobs, progress,
+trained=None) -> Result`` (see :mod:`tempnets.experiments`) and returns the
+experiment's claims table and JSON-serialisable data (final weights included,
+as nested lists, so the chapter can draw the paper's figures from exactly the
+networks the claims are about).  With ``trained=`` the ``data`` of an earlier
+run (a recorded paper-scale run), a runner re-derives its claims from that
+data without training.
 
 ==========================  =====================================================
 runner                      paper
@@ -36,7 +38,7 @@ import math
 import numpy as np
 
 from .. import analysis, claims, metrics
-from ..experiments import Result
+from ..experiments import Result, check_data
 from ..grammars import (SERVAN_SCHREIBER_TRAINING, embedded_subgrammar, generalisation_strings,
                        n_letters, reber)
 from ..random import as_generator
@@ -276,17 +278,23 @@ def literal_asymmetrical_subgrammar():
 
 
 # ------------------------------------------------------------------ experiment 0
-def run_reber_count(scale="book", seed=0, jobs=1, progress=None) -> Result:
+def run_reber_count(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
     """§3.1: the Reber grammar generates exactly 43 strings of 3 to 8 letters.
 
     Exhaustive enumeration; ``scale``, ``seed``, ``jobs`` and ``progress``
-    do not affect it (there is nothing random or long about it).
+    do not affect it (there is nothing random or long about it).  ``trained``:
+    the data of an earlier run, whose strings are counted instead.
     """
-    strings = reber().enumerate(max_letters=8, min_letters=3)
-    by_length = {n: sum(n_letters(s) == n for s in strings) for n in range(3, 9)}
+    if trained is None:
+        strings = reber().enumerate(max_letters=8, min_letters=3)
+        by_length = {n: sum(n_letters(s) == n for s in strings) for n in range(3, 9)}
+        data = {"strings": strings, "by_length": by_length}
+    else:
+        data = check_data(trained, ("strings",), "gsm-reber-count")
     table = claims.ClaimsTable("The Reber grammar (Servan-Schreiber et al. 1991, §3.1)")
-    table.add("number of strings of 3 to 8 letters", "§3.1", 43, len(strings), claims.within(0))
-    return Result(table, {"strings": strings, "by_length": by_length})
+    table.add("number of strings of 3 to 8 letters", "§3.1", 43, len(data["strings"]),
+              claims.within(0))
+    return Result(table, data)
 
 
 # ------------------------------------------------------------------ experiment 1
@@ -294,7 +302,7 @@ EXPECT_NODE_CLUSTERS = False
 """Whether the 6-cluster cut of the 3-unit network's states groups them by node (set from the run)."""
 
 
-def run_reber_3hu(scale="book", seed=0, jobs=1, progress=None) -> Result:
+def run_reber_3hu(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
     """§2.4–2.5 (Figures 5–8, 11): three hidden units, 60,000 random Reber strings.
 
     Trains ``R`` three-unit networks on 60,000 strings each (the paper's size,
@@ -309,18 +317,37 @@ def run_reber_3hu(scale="book", seed=0, jobs=1, progress=None) -> Result:
     11), on 200 random strings.
 
     Scales: ``book`` 20 three-unit and 6 fifteen-unit networks; ``paper`` 100
-    and 20.
+    and 20.  ``trained``: the data of an earlier run, whose claims are
+    re-derived from its recorded scores without training.
     """
+    data = _train_reber_3hu(scale, seed, jobs, progress) if trained is None else \
+        check_data(trained, REBER_3HU_KEYS, "gsm-reber-3hu")
+    return Result(_reber_3hu_claims(data), data)
+
+
+REBER_3HU_TEST = 20_000
+"""Grammatical test strings of :func:`run_reber_3hu` (the paper's 20,000, at both scales)."""
+
+REBER_3HU_KEYS = ("n_networks_3", "learned_3", "separability_13", "chosen_3", "n_networks_15",
+                  "acceptance_15_at_20000")
+"""What :func:`run_reber_3hu` needs in ``trained`` (and, when a network learned, the scores below)."""
+
+_REBER_3HU_SCORES = ("accept_test_3", "random_grammatical", "random_n", "random_grammatical_exact",
+                     "random_accepted_grammatical", "random_accepted_ungrammatical", "long_string",
+                     "long_ok_steps", "purity_3", "purity_15")
+
+
+def _train_reber_3hu(scale, seed, jobs, progress) -> dict:
+    """Train and test the networks of :func:`run_reber_3hu`; its data."""
     g = reber()
     r3, r15 = choose(20, 100, scale), choose(6, 20, scale)
-    table = claims.ClaimsTable("Three hidden units on the Reber grammar (§2.4–2.5, Figures 8, 11)")
     with _threads(jobs):
         h3 = train_online(g.tables(), 60_000, config=config(3), n_networks=r3,
                           rng=_sub(seed, 1, 1), progress=progress)
         h15 = train_online(g.tables(), 20_000, config=config(15), n_networks=r15,
                            rng=_sub(seed, 1, 2), progress=progress)
         valid = g.sample(2000, rng=_sub(seed, 1, 3))
-        test = g.sample(20_000, rng=_sub(seed, 1, 4))
+        test = g.sample(REBER_3HU_TEST, rng=_sub(seed, 1, 4))
         valid_acc = [accepts(h3.params.network(k), g, valid) for k in range(r3)]
         learned3 = [bool(a.all()) for a in valid_acc]
         valid_rate3 = [float(a.mean()) for a in valid_acc]
@@ -341,14 +368,8 @@ def run_reber_3hu(scale="book", seed=0, jobs=1, progress=None) -> Result:
         best = next((k for k in range(r3) if learned3[k]), None)
         data = {"n_networks_3": r3, "n_networks_15": r15, "learned_3": learned3,
                 "validation_acceptance_3": valid_rate3, "separability_13": sep13, "acceptance_15_at_20000": crit15, "chosen_3": best}
-        n_ok = sum(learned3)
-        merged = sum(1 for k in failed if sep13[k] < 0.9)
-        table.add("some 3-unit SRNs learn the grammar in 60,000 strings (accept all 2,000 "
-                  "validation strings)", "§2.5", "1 network shown", n_ok, claims.at_least(1),
-                  note=f"{n_ok} of {r3} seeds; {merged} of the {len(failed)} failures tell nodes #1 "
-                       f"and #3 apart in < 90% of states")
         if best is None:
-            return Result(table, data)
+            return data
         p3 = h3.params.network(best)
         acc = accepts(p3, g, test)
         flat, off = random_sequences(130_000, rng=_sub(seed, 1, 6))
@@ -362,32 +383,6 @@ def run_reber_3hu(scale="book", seed=0, jobs=1, progress=None) -> Result:
         k15 = int(np.argmax(crit15))
         pur15, _ = purity(h15.params.network(k15))
     p_exact = random_grammatical_probability(g)
-    n_gram, n_other = int(gram.sum()), int((~gram).sum())
-    table.add("accepts all of 20,000 random grammatical strings (threshold 0.3)", "§2.5", 100.0,
-              100 * float(acc.mean()), claims.at_least(100.0),
-              note=f"network {best}; %; {int((~acc).sum())} of {len(acc):,} rejected")
-    table.add("% of 130,000 random sequences that are grammatical", "§2.5", 0.2,
-              100 * float(gram.mean()), claims.within(0.05),
-              note=f"exact expectation {100 * p_exact:.3f}%; {n_gram} sequences")
-    table.add("accepts all the grammatical random sequences", "§2.5", 100.0,
-              100 * float(acc_r[gram].mean()), claims.at_least(100.0),
-              note=f"%; {int((~acc_r[gram]).sum())} of {n_gram} rejected")
-    table.add("rejects all the non-grammatical random sequences", "§2.5", 100.0,
-              100 * float(1 - acc_r[~gram].mean()), claims.at_least(100.0),
-              note=f"%; {int(acc_r[~gram].sum())} of {n_other:,} accepted")
-    table.add("predicts both legal successors and no others at every step of a very long string",
-              "§2.5", "yes", bool(long_ok.all()), claims.is_true(),
-              note=f"{len(LONG_STRING) - 2} letters; {int(long_ok.sum())}/{len(long_ok)} steps")
-    table.add("3-unit hidden states cluster by grammar node (purity of a cut into the 6 nodes)",
-              "Figure 8A", "by node", pur3, claims.at_least(0.95), expected=EXPECT_NODE_CLUSTERS,
-              note="200 strings; average linkage")
-    table.add("15 hidden units: representations follow the nodes less closely than with 3",
-              "§2.5, Figure 11", "nodes 4, 5 only", pur15 < pur3, claims.is_true(),
-              note=f"purity {pur15:.3f} vs {pur3:.3f}")
-    share = float(np.mean([c == 1.0 for c in crit15]))
-    table.add("15-unit networks reach criterion after 20,000 strings (accept all of 20,000)",
-              "§2.5", "1 network shown", 100 * share, claims.at_least(50.0),
-              note=f"% of {r15} networks; acceptance {', '.join(f'{100 * c:.1f}' for c in crit15)}")
     data.update({"params_3": params_to_lists(p3), "params_15": params_to_lists(h15.params.network(k15)),
                  "chosen_15": k15, "accept_test_3": float(acc.mean()),
                  "random_grammatical": int(gram.sum()), "random_n": int(len(gram)),
@@ -397,7 +392,57 @@ def run_reber_3hu(scale="book", seed=0, jobs=1, progress=None) -> Result:
                  "long_string": LONG_STRING, "long_ok_steps": int(long_ok.sum()),
                  "purity_3": pur3, "purity_15": pur15,
                  "purity_3_fine": pur3_fine, "clusters_3": clusters3, "failed": failed})
-    return Result(table, data)
+    return data
+
+
+def _reber_3hu_claims(d: dict) -> claims.ClaimsTable:
+    """The claims of :func:`run_reber_3hu` from its data (the scores, not the networks)."""
+    table = claims.ClaimsTable("Three hidden units on the Reber grammar (§2.4–2.5, Figures 8, 11)")
+    r3, learned3, sep13 = d["n_networks_3"], d["learned_3"], d["separability_13"]
+    failed = [k for k in range(r3) if not learned3[k]]
+    n_ok = sum(learned3)
+    merged = sum(1 for k in failed if sep13[k] < 0.9)
+    table.add("some 3-unit SRNs learn the grammar in 60,000 strings (accept all 2,000 "
+              "validation strings)", "§2.5", "1 network shown", n_ok, claims.at_least(1),
+              note=f"{n_ok} of {r3} seeds; {merged} of the {len(failed)} failures tell nodes #1 "
+                   f"and #3 apart in < 90% of states")
+    if d["chosen_3"] is None:
+        return table
+    check_data(d, _REBER_3HU_SCORES, "gsm-reber-3hu")
+    best, acc = d["chosen_3"], d["accept_test_3"]
+    n_gram, n_all = d["random_grammatical"], d["random_n"]
+    n_other = n_all - n_gram
+    acc_gram, acc_other = d["random_accepted_grammatical"], d["random_accepted_ungrammatical"]
+    n_steps = len(d["long_string"]) - 1
+    pur3, pur15, crit15 = d["purity_3"], d["purity_15"], d["acceptance_15_at_20000"]
+    table.add("accepts all of 20,000 random grammatical strings (threshold 0.3)", "§2.5", 100.0,
+              100 * float(acc), claims.at_least(100.0),
+              note=f"network {best}; %; {round((1 - acc) * REBER_3HU_TEST)} of "
+                   f"{REBER_3HU_TEST:,} rejected")
+    table.add("% of 130,000 random sequences that are grammatical", "§2.5", 0.2,
+              100 * n_gram / n_all, claims.within(0.05),
+              note=f"exact expectation {100 * d['random_grammatical_exact']:.3f}%; {n_gram} sequences")
+    table.add("accepts all the grammatical random sequences", "§2.5", 100.0,
+              100 * acc_gram / n_gram, claims.at_least(100.0),
+              note=f"%; {n_gram - acc_gram} of {n_gram} rejected")
+    table.add("rejects all the non-grammatical random sequences", "§2.5", 100.0,
+              100 * (1 - acc_other / n_other), claims.at_least(100.0),
+              note=f"%; {acc_other} of {n_other:,} accepted")
+    table.add("predicts both legal successors and no others at every step of a very long string",
+              "§2.5", "yes", d["long_ok_steps"] == n_steps, claims.is_true(),
+              note=f"{n_steps - 1} letters; {d['long_ok_steps']}/{n_steps} steps")
+    table.add("3-unit hidden states cluster by grammar node (purity of a cut into the 6 nodes)",
+              "Figure 8A", "by node", pur3, claims.at_least(0.95), expected=EXPECT_NODE_CLUSTERS,
+              note="200 strings; average linkage")
+    table.add("15 hidden units: representations follow the nodes less closely than with 3",
+              "§2.5, Figure 11", "nodes 4, 5 only", pur15 < pur3, claims.is_true(),
+              note=f"purity {pur15:.3f} vs {pur3:.3f}")
+    share = float(np.mean([c == 1.0 for c in crit15]))
+    table.add("15-unit networks reach criterion after 20,000 strings (accept all of 20,000)",
+              "§2.5", "1 network shown", 100 * share, claims.at_least(50.0),
+              note=f"% of {d['n_networks_15']} networks; acceptance "
+                   f"{', '.join(f'{100 * c:.1f}' for c in crit15)}")
+    return table
 
 
 # ------------------------------------------------------------------ experiment 2
@@ -501,7 +546,7 @@ TSS_AT_MOST = 55.0
 """Our test of "tss was 50" (§3.3): at most 10% above it (no predictor can go below :func:`optimal_tss`)."""
 
 
-def run_21_strings(scale="book", seed=0, jobs=1, progress=None) -> Result:
+def run_21_strings(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
     """§3 (Figures 12–15): 15 hidden units, the 21 training strings, 2000 epochs.
 
     The paper's own sizes at both scales (2000 epochs cost about one second
@@ -511,7 +556,14 @@ def run_21_strings(scale="book", seed=0, jobs=1, progress=None) -> Result:
     prediction rather than letter (:func:`figure15_purity`); generalisation
     to the 22 unseen strings (§3.3), scored by
     :func:`tempnets.metrics.generalisation_counts` over every step.
+    ``trained``: the data of an earlier run, whose claims are re-derived from
+    its recorded scores without training.
     """
+    if trained is not None:
+        data = check_data(trained, ("n_networks", "tss_end", "tss_floor", "n_patterns", "epochs",
+                                    "tss_curve", "figures13_14", "figure15", "incorrect_pct",
+                                    "missed_pct", "n_predictions", "n_two_way"), "gsm-21-strings")
+        return Result(_21_strings_claims(data), data)
     g = reber()
     train = list(SERVAN_SCHREIBER_TRAINING)
     unseen = list(generalisation_strings())
@@ -529,13 +581,25 @@ def run_21_strings(scale="book", seed=0, jobs=1, progress=None) -> Result:
         fig15 = [figure15_purity(p, g, train) for p in nets]
         gen = [metrics.generalisation_counts(outputs(p, g, unseen), unseen, g, language=language)
                for p in nets]
-    floor = optimal_tss(g, train)
     n_pred = gen[0].n_predictions
-    inc = [100 * c.n_incorrect / n_pred for c in gen]
-    mis = [100 * c.n_missed / n_pred for c in gen]
+    data = {"n_networks": R, "tss_end": tss_end, "tss_floor": optimal_tss(g, train),
+            "n_patterns": n_patterns, "epochs": (hist.strings_seen / 21).tolist(), "tss_curve": curve,
+            "figures13_14": figs, "figure15": fig15,
+            "incorrect_pct": [100 * c.n_incorrect / n_pred for c in gen],
+            "missed_pct": [100 * c.n_missed / n_pred for c in gen],
+            "n_incorrect": [c.n_incorrect for c in gen], "n_missed": [c.n_missed for c in gen],
+            "n_predictions": n_pred, "n_two_way": gen[0].n_two_way, "params": params_to_lists(nets[0])}
+    return Result(_21_strings_claims(data), data)
+
+
+def _21_strings_claims(d: dict) -> claims.ClaimsTable:
+    """The claims of :func:`run_21_strings` from its data."""
+    R, tss_end, floor, n_patterns = d["n_networks"], d["tss_end"], d["tss_floor"], d["n_patterns"]
+    figs, fig15, inc, mis = d["figures13_14"], d["figure15"], d["incorrect_pct"], d["missed_pct"]
+    n_pred = d["n_predictions"]
     table = claims.ClaimsTable("21 training strings, 15 hidden units, 2000 epochs (§3)")
-    i1500 = int(np.searchsorted(hist.strings_seen, 1500 * 21))
-    late = np.array(curve)[:, i1500:]
+    i1500 = int(np.searchsorted(np.asarray(d["epochs"]), 1500))
+    late = np.array(d["tss_curve"])[:, i1500:]
     drift = float(np.max(np.abs(late[:, -1] - late[:, 0]) / late[:, -1]))
     table.add(f"tss after 2000 epochs is at most {TSS_AT_MOST:g} (paper: 50; mean of networks)", "§3.3",
               50, float(np.mean(tss_end)), claims.at_most(TSS_AT_MOST),
@@ -562,14 +626,9 @@ def run_21_strings(scale="book", seed=0, jobs=1, progress=None) -> Result:
               note=f"mean of {R}; paper 10 of 165, ours of {n_pred} steps; at most twice the paper's rate")
     table.add("missed predictions on the 22 unseen strings (%)", "§3.3", round(100 * 10 / 165, 1),
               float(np.mean(mis)), claims.at_most(2 * 100 * 10 / 165), expected=EXPECT_MISSED,
-              note=f"mean of {R}, % of {n_pred} steps; missed = at one of the {gen[0].n_two_way} "
+              note=f"mean of {R}, % of {n_pred} steps; missed = at one of the {d['n_two_way']} "
                    "steps with two legal successors, one ≤ 0.3")
-    data = {"n_networks": R, "tss_end": tss_end, "tss_floor": floor, "n_patterns": n_patterns,
-            "epochs": (hist.strings_seen / 21).tolist(), "tss_curve": curve,
-            "figures13_14": figs, "figure15": fig15, "incorrect_pct": inc, "missed_pct": mis,
-            "n_incorrect": [c.n_incorrect for c in gen], "n_missed": [c.n_missed for c in gen],
-            "n_predictions": n_pred, "n_two_way": gen[0].n_two_way, "params": params_to_lists(nets[0])}
-    return Result(table, data)
+    return table
 
 
 def generalisation_sweep(learning_rates=(0.01, 0.015, 0.02), momenta=(0.5, 0.7, 0.9), n_networks: int = 5,
@@ -687,7 +746,7 @@ EXPECT_ACP = {"note 6": (False, False, False, False), "pattern by pattern": (Tru
 """Whether each of the four Figure 17 claims holds at book scale, per method (set from the run)."""
 
 
-def run_acp(scale="book", seed=0, jobs=1, progress=None) -> Result:
+def run_acp(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
     """§4 (Figure 17, note 6): learning phases measured by average conditional probabilities.
 
     15 hidden units trained on all 43 strings of 3–8 letters for 1000 epochs,
@@ -701,9 +760,13 @@ def run_acp(scale="book", seed=0, jobs=1, progress=None) -> Result:
     reported beside it, labelled.  The paper's sizes at both scales; ``R``
     networks (``book`` 4, ``paper`` 20), r² averaged over them.  Training
     runs in 50-epoch calls, each starting with zero momentum (a small
-    departure, see the chapter's fidelity note).
+    departure, see the chapter's fidelity note).  ``trained``: the data of an
+    earlier run, whose claims are re-derived from its recorded r² without
+    training.
     """
-    from scipy.stats import spearmanr
+    if trained is not None:
+        data = check_data(trained, ("tests", "r2_note6_networks", "r2_pattern_networks"), "gsm-acp")
+        return Result(_acp_claims(data), data)
 
     from ..srn import init_params
 
@@ -730,19 +793,28 @@ def run_acp(scale="book", seed=0, jobs=1, progress=None) -> Result:
             params = hist.params
             tests.append(epoch)
             measure(params)
-    table = claims.ClaimsTable("Learning phases: conditional probabilities of increasing order (§4, Figure 17)")
     data = {"tests": tests, "orders": list(range(7)), "n_networks": R, "acp_keys": acp.keys,
             "acp_values": acp.values.tolist(), "params": params_to_lists(params.network(0))}
-    for method, r2 in (("note 6", r2_note6), ("pattern by pattern", r2_pattern)):
+    for key, r2 in (("note6", r2_note6), ("pattern", r2_pattern)):
         r2 = np.array(r2)  # (tests, R, orders)
         mean = r2.mean(axis=1)
+        data.update({f"r2_{key}_mean": mean.tolist(), f"r2_{key}_networks": r2.tolist(),
+                     f"best_order_{key}": mean.argmax(axis=1).tolist()})
+    return Result(_acp_claims(data), data)
+
+
+def _acp_claims(d: dict) -> claims.ClaimsTable:
+    """The claims of :func:`run_acp` from its data (the r² of every test, network and order)."""
+    from scipy.stats import spearmanr
+
+    tests = d["tests"]
+    table = claims.ClaimsTable("Learning phases: conditional probabilities of increasing order (§4, Figure 17)")
+    for method, key in (("note 6", "note6"), ("pattern by pattern", "pattern")):
+        mean = np.array(d[f"r2_{key}_networks"]).mean(axis=1)  # (tests, orders)
         best = mean.argmax(axis=1)
         rho = float(spearmanr(tests, best).statistic) if np.ptp(best) > 0 else 0.0
         _learning_phase_claims(table, tests, best, rho, method)
-        key = "note6" if method == "note 6" else "pattern"
-        data.update({f"r2_{key}_mean": mean.tolist(), f"r2_{key}_networks": r2.tolist(),
-                     f"best_order_{key}": best.tolist()})
-    return Result(table, data)
+    return table
 
 
 # ------------------------------------------------------------------ experiment 4
@@ -1016,7 +1088,7 @@ EXPECT_FIGURE19 = True
 """Whether hits are best for embeddings of 3–4 letters at book scale (set from the run)."""
 
 
-def run_embedded(scale="book", seed=0, jobs=1, progress=None) -> Result:
+def run_embedded(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
     """§5.2 (Figures 18–20): the embedded sub-grammar, symmetrical versus asymmetrical.
 
     15 hidden units trained on the symmetrical or the asymmetrical grammar
@@ -1026,7 +1098,13 @@ def run_embedded(scale="book", seed=0, jobs=1, progress=None) -> Result:
     networks of each; ``book``: 300,000 strings, 3 of each (the paper shows one
     network of each).  Figure 20: hidden states of the distinct strings of up
     to :data:`FIGURE20_MAX_LETTERS` letters, after each letter of the embedding.
+    ``trained``: the data of an earlier run, whose claims are re-derived from
+    its recorded outcomes without training.
     """
+    if trained is not None:
+        data = dict(check_data(trained, ("n_strings", "n_networks", "results", "fig20_twin_share"),
+                               "gsm-embedded"))
+        return Result(_embedded_claims(data), data)
     gs, ga = embedded_subgrammar(True), embedded_subgrammar(False)
     n = choose(300_000, 900_000, scale)
     R = choose(3, 10, scale)
@@ -1048,6 +1126,16 @@ def run_embedded(scale="book", seed=0, jobs=1, progress=None) -> Result:
         for k in range(R):
             hh, lab, first = embedded_states(ha.params.network(k), gs, max_letters=FIGURE20_MAX_LETTERS)
             fig20.append(twin_nearest_neighbours(hh, lab, first))
+    data = {"n_strings": n, "n_networks": R, "results": res, "fig20_twin_share": fig20,
+            "params_sym": params_to_lists(hs.params.network(0)),
+            "params_asym": params_to_lists(ha.params.network(0))}
+    table = _embedded_claims(data)  # adds mean, hits_by_length_sym, length_labels to data
+    return Result(table, data)
+
+
+def _embedded_claims(d: dict) -> claims.ClaimsTable:
+    """The claims of :func:`run_embedded` from its data (per-network outcomes)."""
+    n, R, res, fig20 = d["n_strings"], d["n_networks"], d["results"], d["fig20_twin_share"]
     mean = {name: {m: float(np.mean([p[m] for p in r["pct"]])) for m in ("hit", "error", "miss")}
             for name, r in res.items()}
     sym_len = np.mean([b["hit"] for b in res["symmetrical"]["by_length"]], axis=0)
@@ -1082,11 +1170,8 @@ def run_embedded(scale="book", seed=0, jobs=1, progress=None) -> Result:
               "cluster together", float(np.mean(fig20)), claims.at_least(0.5),
               note=f"share of embedded states whose nearest state is its twin; {R} networks: "
                    + ", ".join(f"{v:.2f}" for v in fig20))
-    data = {"n_strings": n, "n_networks": R, "results": res, "mean": mean,
-            "hits_by_length_sym": sym_len.tolist(), "length_labels": labels, "fig20_twin_share": fig20,
-            "params_sym": params_to_lists(hs.params.network(0)),
-            "params_asym": params_to_lists(ha.params.network(0))}
-    return Result(table, data)
+    d.update({"mean": mean, "hits_by_length_sym": sym_len.tolist(), "length_labels": labels})
+    return table
 
 
 # ------------------------------------------------------------------ self-checks
@@ -1113,3 +1198,4 @@ def check_bptt31_gradient(fn) -> None:
                                "change over the learning rate). Step s's hidden deltas reach h(s-1) "
                                "through W_hh once, times h(s-1)(1 - h(s-1)), and no further; the output "
                                "weights are the SRN rule's.")
+
