@@ -92,6 +92,21 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment("pa-framing",
                "O'Connell ch. 8 check: BPTT(5,1) with and without the inner B/E",
                "tempnets.chapters.periodically_attentive_units:run_framing"),
+    Experiment("mozer-dear",
+               "Mozer Table 1, Fig. 3: DEAR/DEAN/BEAR/BEAN, 50 focused 6-2-4 networks (median epochs 488)",
+               "tempnets.chapters.focused_backprop:run_dear"),
+    Experiment("mozer-verbs",
+               "Mozer Table 2, Figs. 4-5: 60 regular verbs, focused vs full 8-2-3 networks",
+               "tempnets.chapters.focused_backprop:run_verbs"),
+    Experiment("mozer-reversed",
+               "Mozer Fig. 6: reversed regular verbs, the focused net learns, the full net does not",
+               "tempnets.chapters.focused_backprop:run_reversed"),
+    Experiment("mozer-reproduce",
+               "Mozer Table 3, Fig. 7: sequence reproduction at delays 1 and 4 (767 vs 620; 12/15 vs 2/15)",
+               "tempnets.chapters.focused_backprop:run_reproduce"),
+    Experiment("mozer-large-verbs",
+               "Mozer Table 4, Figs. 8-9: 136 verbs in 13 categories, 613 vs 621 weights",
+               "tempnets.chapters.focused_backprop:run_large_verbs"),
 )
 
 

@@ -634,6 +634,9 @@ class FocusedConfig:
         feedback; 3 for sequence reproduction, 0 otherwise).
     stop_at_criterion : bool
         Stop a network once its performance is perfect (sequence reproduction).
+    slow_dz : float
+        Multiplies the decay and zero-point rates (1.0: the rule as stated; Figure 3's
+        run had these rates "turned down").
     """
 
     mu: float = 1.0
@@ -643,9 +646,10 @@ class FocusedConfig:
     score: str = "argmax"
     feedback: int = 0
     stop_at_criterion: bool = False
+    slow_dz: float = 1.0
 
     def validate(self) -> "FocusedConfig":
-        for name in ("mu", "rho", "omega"):
+        for name in ("mu", "rho", "omega", "slow_dz"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v) or v < 0:
                 raise ValueError(f"{name} must be a finite non-negative number, got {v!r}")
@@ -769,7 +773,7 @@ def _finite(a):
 
 @numba.njit(cache=True, parallel=True)
 def _train_many(W_in, b_c, R, z, W_out, b_o, diag, eq3, X, Y, M, offsets, n_fb, quantised,
-                mu, rho, omega, stop, e0, e1, n_epochs, perf, mse, crit, status, rates):
+                mu, rho, omega, slow_dz, stop, e0, e1, n_epochs, perf, mse, crit, status, rates):
     """Train ``R`` networks side by side (``prange``) for epochs ``e0 .. e1 - 1``.
 
     Each epoch: gradient and outputs of the whole training set with the current
@@ -824,6 +828,8 @@ def _train_many(W_in, b_c, R, z, W_out, b_o, diag, eq3, X, Y, M, offsets, n_fb, 
                 break
             _rates(W_in[r], b_c[r], R[r], z[r], W_out[r], b_o[r], gW_in, gb_c, gR, gz, gW_out, gb_o,
                    diag, mse[r, e], mu, rho, omega, eps)
+            eps[1] *= slow_dz
+            eps[2] *= slow_dz
             rates[r, e] = eps
             W_in[r] -= eps[0] * gW_in
             b_c[r] -= eps[0] * gb_c
@@ -903,7 +909,7 @@ def train(seqs: Sequences, params, *, n_epochs: int, config: FocusedConfig = Foc
             e1 = min(e0 + chunk, n_epochs + 1)
             with np.errstate(over="ignore", invalid="ignore"):
                 _train_many(W_in, b_c, R, z, W_out, b_o, focused, eq3, seqs.X, seqs.Y, seqs.M, seqs.offsets,
-                            fb, config.score == "quantised", config.mu, config.rho, config.omega,
+                            fb, config.score == "quantised", config.mu, config.rho, config.omega, config.slow_dz,
                             config.stop_at_criterion, e0, e1, n_epochs, perf, mse, crit, status, rates)
             bad = np.flatnonzero(status == 2)
             if bad.size:
