@@ -324,7 +324,7 @@ HELD_OUT_REGULAR = (
     "improve invite jump kick kill kiss knock laugh like listen live look marry miss move need offer "
     "open order own paint park plan play pray prefer prepare promise pull receive remember repeat "
     "reply report rest return rush save seem serve shape smile smoke start stay stop suggest talk "
-    "thank touch travel try turn visit wait walk watch wish wonder work worry yell"
+    "thank touch travel try turn visit wait walk watch wish wonder work worry yell fold load mend nod attend"
 ).split()
 """Regular verbs for generalisation tests, in neither Table 2 nor :data:`IRREGULAR` (ours)."""
 
