@@ -89,6 +89,7 @@ __all__ = ["FocusedParams", "FullParams", "Sequences", "make_sequences", "init_f
            "VARIANTS", "SCORES"]
 
 VARIANTS = ("eq1", "eq3")
+_FAST = {"reassoc", "contract", "arcp"}  # lets LLVM vectorise the sums; keeps NaN/inf semantics for the checks
 SCORES = ("argmax", "quantised")
 
 
@@ -363,7 +364,7 @@ def _out_delta(y, target, m, dy):
     return m * sse
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, fastmath=_FAST)
 def _trace_kernel(W_in, b_c, R, z, W_out, b_o, eq3, X, Y, M, offsets,
                   gW_in, gb_c, gR, gz, gW_out, gb_o, Yout):
     """Focused back-propagation: gradient from the α/β/γ traces, one forward sweep, no history.
@@ -371,19 +372,26 @@ def _trace_kernel(W_in, b_c, R, z, W_out, b_o, eq3, X, Y, M, offsets,
     Vectorised meaning per step: ``alpha = c_prev + d*alpha``, ``beta = s'(net) x + d[:,None]*beta``,
     ``gamma = 1 + d*gamma`` (eq. 1; eq. 3 multiplies by s' as in the module docstring), then at a
     target step ``e = W_out.T @ dy`` and ``g_d += e*alpha``, ``g_W_in += e[:,None]*beta``, ...
-    Writes outputs to ``Yout``; returns the summed squared error.
+    The traces are stored input-major (``betaT[j, i]`` = β_ji; row ``n_in``: the bias) so that
+    every inner loop runs over the context units and vectorises.
+    Writes the outputs of target steps to ``Yout``; returns the summed squared error.
     """
     n_ctx, n_in = W_in.shape
     n_out = W_out.shape[0]
-    gW_in[:] = 0.0
-    gb_c[:] = 0.0
-    gR[:] = 0.0
+    WT = W_in.T.copy()
+    d = np.empty(n_ctx)
+    for i in range(n_ctx):
+        d[i] = R[i, i]
+    gWT = np.zeros((n_in + 1, n_ctx))
+    gd = np.zeros(n_ctx)
     gz[:] = 0.0
     gW_out[:] = 0.0
     gb_o[:] = 0.0
     c = np.empty(n_ctx)
+    net = np.empty(n_ctx)
+    sp = np.empty(n_ctx)
     alpha = np.empty(n_ctx)
-    beta = np.empty((n_ctx, n_in + 1))  # column n_in: the bias (an input fixed at 1)
+    betaT = np.empty((n_in + 1, n_ctx))
     gamma = np.empty(n_ctx)
     dy = np.empty(n_out)
     e = np.empty(n_ctx)
@@ -391,52 +399,64 @@ def _trace_kernel(W_in, b_c, R, z, W_out, b_o, eq3, X, Y, M, offsets,
     for s in range(len(offsets) - 1):
         c[:] = 0.0
         alpha[:] = 0.0
-        beta[:] = 0.0
+        betaT[:] = 0.0
         gamma[:] = 0.0
         for t in range(offsets[s], offsets[s + 1]):
-            for i in range(n_ctx):
-                d = R[i, i]
-                net = b_c[i]
-                for j in range(n_in):
-                    net += W_in[i, j] * X[t, j]
-                if eq3:
-                    net += d * c[i]
-                sg = 1.0 / (1.0 + np.exp(-net))
-                sp = sg * (1.0 - sg)
-                if eq3:   # traces first: they need c_i(t-1), which c[i] still holds
-                    alpha[i] = sp * (c[i] + d * alpha[i])
-                    for j in range(n_in):
-                        beta[i, j] = sp * (X[t, j] + d * beta[i, j])
-                    beta[i, n_in] = sp * (1.0 + d * beta[i, n_in])
-                    gamma[i] = 1.0 + sp * d * gamma[i]
+            net[:] = b_c
+            for j in range(n_in):
+                xj = X[t, j]
+                if xj != 0.0:
+                    for i in range(n_ctx):
+                        net[i] += WT[j, i] * xj
+            if eq3:   # traces first: they need c_i(t-1), which c still holds
+                for i in range(n_ctx):
+                    sg = 1.0 / (1.0 + np.exp(-(net[i] + d[i] * c[i])))
+                    sp[i] = sg * (1.0 - sg)
+                    alpha[i] = sp[i] * (c[i] + d[i] * alpha[i])
+                    gamma[i] = 1.0 + sp[i] * d[i] * gamma[i]
                     c[i] = sg + z[i]
-                else:
-                    alpha[i] = c[i] + d * alpha[i]
-                    for j in range(n_in):
-                        beta[i, j] = sp * X[t, j] + d * beta[i, j]
-                    beta[i, n_in] = sp + d * beta[i, n_in]
-                    gamma[i] = 1.0 + d * gamma[i]
-                    c[i] = d * c[i] + sg + z[i]
-            _step_output(W_out, b_o, c, Yout[t])
+                for j in range(n_in):
+                    xj = X[t, j]
+                    for i in range(n_ctx):
+                        betaT[j, i] = sp[i] * (xj + d[i] * betaT[j, i])
+                for i in range(n_ctx):
+                    betaT[n_in, i] = sp[i] * (1.0 + d[i] * betaT[n_in, i])
+            else:
+                for i in range(n_ctx):
+                    sg = 1.0 / (1.0 + np.exp(-net[i]))
+                    sp[i] = sg * (1.0 - sg)
+                    alpha[i] = c[i] + d[i] * alpha[i]
+                    gamma[i] = 1.0 + d[i] * gamma[i]
+                    c[i] = d[i] * c[i] + sg + z[i]
+                for j in range(n_in):
+                    xj = X[t, j]
+                    for i in range(n_ctx):
+                        betaT[j, i] = sp[i] * xj + d[i] * betaT[j, i]
+                for i in range(n_ctx):
+                    betaT[n_in, i] = sp[i] + d[i] * betaT[n_in, i]
             if M[t] == 0.0:
-                continue
+                continue  # outputs only where they are scored: the traces carry the rest
+            _step_output(W_out, b_o, c, Yout[t])
             sse += _out_delta(Yout[t], Y[t], M[t], dy)
             # back-propagate into the context layer at time t only (eq. 2 does the rest)
-            for i in range(n_ctx):
-                acc = 0.0
-                for k in range(n_out):
-                    acc += W_out[k, i] * dy[k]
-                e[i] = acc
+            e[:] = 0.0
             for k in range(n_out):
                 gb_o[k] += dy[k]
                 for i in range(n_ctx):
                     gW_out[k, i] += dy[k] * c[i]
+                    e[i] += W_out[k, i] * dy[k]
             for i in range(n_ctx):
-                gR[i, i] += e[i] * alpha[i]
+                gd[i] += e[i] * alpha[i]
                 gz[i] += e[i] * gamma[i]
-                gb_c[i] += e[i] * beta[i, n_in]
-                for j in range(n_in):
-                    gW_in[i, j] += e[i] * beta[i, j]
+            for j in range(n_in + 1):
+                for i in range(n_ctx):
+                    gWT[j, i] += e[i] * betaT[j, i]
+    gR[:] = 0.0
+    for i in range(n_ctx):
+        gR[i, i] = gd[i]
+        gb_c[i] = gWT[n_in, i]
+        for j in range(n_in):
+            gW_in[i, j] = gWT[j, i]
     return 0.5 * sse
 
 
