@@ -78,3 +78,18 @@ def test_exercise_checks_accept_solutions_and_reject_mistakes():
         fb.check_rtrl_memory(25 ** 3 / (25 * 8))
     with pytest.raises(CheckFailed):
         fb.check_rtrl_memory(...)
+
+
+def test_unfolded_network_draws_both_views():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from tempnets import plots
+    fig, (a, b) = plt.subplots(1, 2)
+    deep = plots.unfolded_network(5, focused=False, ax=a)
+    wide = plots.unfolded_network(5, focused=True, ax=b)
+    texts = lambda ax: [t.get_text() for t in ax.texts]
+    assert "c(5)" in texts(deep) and sum(t.startswith("c(") for t in texts(deep)) == 5
+    assert sum(t.startswith("s[net(") for t in texts(wide)) == 5
+    plt.close(fig)
