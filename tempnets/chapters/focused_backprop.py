@@ -125,9 +125,9 @@ def _condition(seqs, arch, n_ctx, sz_runs, n_epochs, cfg, rng, progress, tests=N
     keep = np.unique(np.r_[np.arange(0, n_epochs + 1, every), n_epochs])
     out = {"arch": arch, "n_ctx": n_ctx, "config": asdict(cfg), "n_epochs": n_epochs,
            "curve_epochs": keep.tolist(), "performance": h.performance[:, keep].round(3).tolist(),
-           "mse": h.mse[:, keep].round(5).tolist(), "final": h.performance[:, -1].round(3).tolist(),
+           "final": h.performance[:, -1].round(3).tolist(),
            "epochs_to_criterion": h.epochs_to_criterion.tolist(),
-           "connections": F.connection_count(init.network(0)), "params": _params_data(h.params)}  # curves: performance, mse at curve_epochs
+           "connections": F.connection_count(init.network(0)), "params": _params_data(h.params)}  # curves: performance at curve_epochs
     for name, s in (tests or {}).items():
         out[f"test_{name}"] = F.evaluate(h.params, s, cfg).round(3).tolist()
     return out
