@@ -93,3 +93,13 @@ def test_unfolded_network_draws_both_views():
     assert "c(5)" in texts(deep) and sum(t.startswith("c(") for t in texts(deep)) == 5
     assert sum(t.startswith("s[net(") for t in texts(wide)) == 5
     plt.close(fig)
+
+
+def test_operation_counts_grow_with_the_network_and_compare_the_methods():
+    one = fb.operation_counts(8, 25, 13, [5])
+    two = fb.operation_counts(8, 25, 13, [5, 5])
+    assert two["traces"] == 2 * one["traces"] and two["bptt"] == 2 * one["bptt"]
+    # per step the traces add 3n(m+1)+6n, BPTT 2n(m+1)+6n: one more operation per input weight
+    longer = fb.operation_counts(8, 25, 13, [6])
+    assert (longer["traces"] - one["traces"]) - (longer["bptt"] - one["bptt"]) == 25 * 9
+    assert 1.0 < one["ratio"] < 1.5

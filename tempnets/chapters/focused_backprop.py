@@ -41,7 +41,7 @@ from ..selfcheck import check_function, check_value
 
 __all__ = ["PAPER", "RATES", "SIZES", "Sizes", "run_dear", "run_verbs", "run_reversed", "run_reproduce",
            "run_large_verbs", "params_from_data", "context_profile", "figure5_verbs",
-           "check_gamma", "check_alpha_closed_form", "check_rtrl_memory"]
+           "check_gamma", "check_alpha_closed_form", "check_rtrl_memory", "operation_counts"]
 
 PAPER = {
     "dear_median_epochs": 488, "dear_runs": 50,
@@ -489,6 +489,27 @@ def run_large_verbs(scale="book", seed=0, jobs=1, progress=None, trained=None) -
           note="bring is among the last verbs learned; often taken for category 12, like swing"
           + (" (book scale stops early)" if book else ""))
     return Result(t, data)
+
+
+# ----------------------------------------------------------------------------- cost
+
+def operation_counts(n_in: int, n_ctx: int, n_out: int, lengths) -> dict:
+    """Floating-point operations (multiplies and adds; a logistic counts 4) of one batch
+    gradient of a focused network (eq. 1) by the traces and by BPTT, one target per sequence.
+
+    Per step both run the forward pass, ``2nm + 7n`` (n context units, m inputs; the bias
+    is a weight).  The traces add s', α, β, γ: ``3n(m+1) + 6n``.  BPTT instead stores the
+    step and, going back, forms ``δ s'``, the weight gradients and ``d δ``: ``2n(m+1) + 6n``.
+    At the target both compute the outputs and their error, ``4on + 5o``; the traces then
+    multiply the error into them once, ``2n(m+1) + 4n``.  Returns the totals and their ratio.
+    """
+    n, m, o = n_ctx, n_in, n_out
+    lengths = np.asarray(lengths, dtype=float)
+    steps, seqs = lengths.sum(), lengths.size
+    forward = (2 * n * m + 7 * n) * steps + (2 * o * n + 4 * o) * seqs
+    traces = forward + (3 * n * (m + 1) + 6 * n) * steps + (2 * o * n + o + 2 * n * (m + 1) + 4 * n) * seqs
+    bptt = forward + (2 * n * (m + 1) + 6 * n) * steps + (2 * o * n + o) * seqs
+    return {"traces": int(traces), "bptt": int(bptt), "ratio": float(traces / bptt)}
 
 
 # ----------------------------------------------------------------------------- exercises
