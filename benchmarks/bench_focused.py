@@ -26,6 +26,7 @@ import numba
 import numpy as np
 
 from tempnets import focused as F
+from tempnets import focused_training as T
 from tempnets import verbs as V
 
 
@@ -96,16 +97,16 @@ def main():
     seqs = V.verb_task(V.large_verb_corpus(), 13)
     steps = seqs.X.shape[0]
     init = F.init_many("focused", 8, 25, 13, 1, rng=0)
-    cfg = F.FocusedConfig(mu=0.5, rho=0.05)
-    F.train(seqs, init, n_epochs=2, config=cfg, progress=False)  # compile
-    fast = best_of(args.repeat, lambda: F.train(seqs, init, n_epochs=args.epochs, config=cfg, progress=False))
+    cfg = T.FocusedConfig(mu=0.5, rho=0.05)
+    T.train(seqs, init, n_epochs=2, config=cfg, progress=False)  # compile
+    fast = best_of(args.repeat, lambda: T.train(seqs, init, n_epochs=args.epochs, config=cfg, progress=False))
     # train() evaluates once more after the last update: epochs + 1 forward/gradient sweeps
     fast_us = fast / ((args.epochs + 1) * steps) * 1e6
     naive_epochs = 2
     slow = best_of(max(1, args.repeat - 1), lambda: naive_numpy(init.network(0), seqs, naive_epochs))
     slow_us = slow / (naive_epochs * steps) * 1e6
     # the two must compute the same thing: compare one epoch's result
-    a = F.train(seqs, init, n_epochs=1, config=cfg, progress=False).params.network(0)
+    a = T.train(seqs, init, n_epochs=1, config=cfg, progress=False).params.network(0)
     b = naive_numpy(init.network(0), seqs, 1)
     assert max(np.abs(x - y).max() for x, y in zip(a, b)) < 1e-10, "compiled and naive updates differ"
     print(f"FOCUSED rule {fast_us:.3f} us/network-step naive numpy {slow_us:.1f} us ratio {slow_us / fast_us:.0f}x "

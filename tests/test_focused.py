@@ -5,6 +5,7 @@ import pytest
 
 from reference_focused import loss, naive_train_step, readable_traces, unrolled_bptt
 from tempnets import focused as F
+from tempnets import focused_training as T
 from tempnets.gradcheck import check_gradient
 from tempnets.training import DivergenceError
 
@@ -133,7 +134,7 @@ def test_bad_input_is_named():
     with pytest.raises(ValueError, match="feedback"):
         F.forward(p, seqs, feedback=5)
     with pytest.raises(ValueError, match="mu"):
-        F.FocusedConfig(mu=-1).validate()
+        T.FocusedConfig(mu=-1).validate()
 
 
 def xor_task():
@@ -152,32 +153,32 @@ def xor_task():
 def test_training_is_deterministic_learns_and_matches_a_numpy_step():
     seqs = xor_task()
     init = F.init_many("focused", 3, 2, 2, 3, rng=4)
-    h1 = F.train(seqs, init, n_epochs=300, progress=False)
-    h2 = F.train(seqs, init, n_epochs=300, progress=False)
+    h1 = T.train(seqs, init, n_epochs=300, progress=False)
+    h2 = T.train(seqs, init, n_epochs=300, progress=False)
     np.testing.assert_array_equal(h1.performance, h2.performance)
     np.testing.assert_array_equal(h1.params.W_in, h2.params.W_in)
     assert h1.performance.shape == (3, 301) and (h1.epochs_to_criterion >= 0).all()
     assert np.nanmean(h1.mse[:, -1]) < np.nanmean(h1.mse[:, 0])
     # one compiled update equals the plain-numpy update of Mozer's rule
-    one = F.train(seqs, init, n_epochs=1, progress=False).params.network(0)
+    one = T.train(seqs, init, n_epochs=1, progress=False).params.network(0)
     ref = naive_train_step(init.network(0), seqs)
     for a, b in zip(one, ref):
         np.testing.assert_allclose(a, b, atol=1e-12)
-    full = F.train(seqs, F.init_many("full", 3, 2, 2, 2, rng=4), n_epochs=50, progress=False)
+    full = T.train(seqs, F.init_many("full", 3, 2, 2, 2, rng=4), n_epochs=50, progress=False)
     assert np.isfinite(full.mse).all()
 
 
 def test_stop_at_criterion_and_quantised_score():
     seqs = xor_task()
-    cfg = F.FocusedConfig(stop_at_criterion=True)
-    h = F.train(seqs, F.init_many("focused", 3, 2, 2, 2, rng=4), n_epochs=2000, config=cfg, progress=False)
+    cfg = T.FocusedConfig(stop_at_criterion=True)
+    h = T.train(seqs, F.init_many("focused", 3, 2, 2, 2, rng=4), n_epochs=2000, config=cfg, progress=False)
     for r, e in enumerate(h.epochs_to_criterion):
         assert e >= 0 and h.performance[r, e] == 100.0 and h.performance[r, -1] == 100.0
-    assert F.evaluate(h.params, seqs).tolist() == [100.0, 100.0]
+    assert T.evaluate(h.params, seqs).tolist() == [100.0, 100.0]
 
 
 def test_divergence_stops_training():
     seqs = xor_task()
     with pytest.raises(DivergenceError, match="network 0 diverged"):
-        F.train(seqs, F.init_many("focused", 3, 2, 2, 1, rng=0), n_epochs=50,
-                config=F.FocusedConfig(rho=1e300, omega=1e300, mu=0.0), progress=False)
+        T.train(seqs, F.init_many("focused", 3, 2, 2, 1, rng=0), n_epochs=50,
+                config=T.FocusedConfig(rho=1e300, omega=1e300, mu=0.0), progress=False)

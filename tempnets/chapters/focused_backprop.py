@@ -34,6 +34,7 @@ import numpy as np
 
 from .. import claims
 from .. import focused as F
+from .. import focused_training as T
 from .. import verbs as V
 from ..experiments import Result
 from ..scale import get_scale
@@ -56,10 +57,10 @@ PAPER = {
 """The paper's printed numbers."""
 
 RATES = {
-    "dear": F.FocusedConfig(mu=1.0, rho=0.02),
-    "verbs": F.FocusedConfig(mu=0.75, rho=0.02),
-    "reproduce": F.FocusedConfig(mu=0.5, rho=0.1, score="quantised", feedback=3, stop_at_criterion=True),
-    "large": F.FocusedConfig(mu=0.5, rho=0.05),
+    "dear": T.FocusedConfig(mu=1.0, rho=0.02),
+    "verbs": T.FocusedConfig(mu=0.75, rho=0.02),
+    "reproduce": T.FocusedConfig(mu=0.5, rho=0.1, score="quantised", feedback=3, stop_at_criterion=True),
+    "large": T.FocusedConfig(mu=0.5, rho=0.05),
 }
 """Training settings per task (both architectures; ω = 100)."""
 
@@ -120,7 +121,7 @@ def params_from_data(d: dict):
 def _condition(seqs, arch, n_ctx, sz_runs, n_epochs, cfg, rng, progress, tests=None) -> dict:
     n_in, n_out = seqs.X.shape[1], seqs.Y.shape[1]
     init = F.init_many(arch, n_in, n_ctx, n_out, sz_runs, rng)
-    h = F.train(seqs, init, n_epochs=n_epochs, config=cfg, progress=progress)
+    h = T.train(seqs, init, n_epochs=n_epochs, config=cfg, progress=progress)
     every = max(1, n_epochs // 100)  # about 100 points per learning curve
     keep = np.unique(np.r_[np.arange(0, n_epochs + 1, every), n_epochs])
     out = {"arch": arch, "n_ctx": n_ctx, "config": asdict(cfg), "n_epochs": n_epochs,
@@ -129,7 +130,7 @@ def _condition(seqs, arch, n_ctx, sz_runs, n_epochs, cfg, rng, progress, tests=N
            "epochs_to_criterion": h.epochs_to_criterion.tolist(),
            "connections": F.connection_count(init.network(0)), "params": _params_data(h.params)}  # curves: performance at curve_epochs
     for name, s in (tests or {}).items():
-        out[f"test_{name}"] = F.evaluate(h.params, s, cfg).round(3).tolist()
+        out[f"test_{name}"] = T.evaluate(h.params, s, cfg).round(3).tolist()
     return out
 
 
@@ -202,10 +203,10 @@ def run_dear(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Resul
             data["paper"] = _condition(seqs, "focused", 2, sz.runs, sz.epochs, RATES["dear"],
                                        _rng(seed, "dear"), progress, tests)
             fig3 = F.init_many("focused", 6, 2, 4, sz.runs, _rng(seed, "dear"), z0=0.0)
-            h = F.train(seqs, fig3, n_epochs=sz.epochs, config=F.FocusedConfig(slow_dz=0.1), progress=progress)
+            h = T.train(seqs, fig3, n_epochs=sz.epochs, config=T.FocusedConfig(slow_dz=0.1), progress=progress)
             data["fig3"] = {"epochs_to_criterion": h.epochs_to_criterion.tolist(),
                             "params": _params_data(h.params),
-                            **{f"test_{k}": F.evaluate(h.params, s).round(3).tolist() for k, s in tests.items()}}
+                            **{f"test_{k}": T.evaluate(h.params, s).round(3).tolist() for k, s in tests.items()}}
     else:
         data = _need(trained, ["sizes", "paper", "fig3"], "run_dear")
     seqs = V.dear_task()
@@ -341,7 +342,7 @@ def run_reversed(scale="book", seed=0, jobs=1, progress=None, trained=None) -> R
             seqs = V.verb_task(items, 3, reverse=True)
             data["full_sweep"] = []
             for mu, rho in FULL_SWEEP:
-                cfg = F.FocusedConfig(mu=mu, rho=rho)
+                cfg = T.FocusedConfig(mu=mu, rho=rho)
                 d = _condition(seqs, "full", 2, sz.runs, sz.epochs, cfg, _rng(seed, "verbs", "full"), progress,
                                _verb_tests(cmu, True))
                 if (mu, rho) != (RATES["verbs"].mu, RATES["verbs"].rho):
