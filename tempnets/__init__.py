@@ -16,6 +16,9 @@ One module per idea (see the README's layout paragraph):
 ``metrics``         acceptance, Luce ratios, embed/final, generalisation counts
 ``analysis``        cluster analysis of hidden states, average conditional probabilities
 ``plots``           the papers' figures, drawn by code (never called by training)
+``focused``         Mozer's focused network: α/β/γ traces, the full net's BPTT
+``focused_training`` batch training with Mozer's adaptive learning rates
+``verbs``           verb past-tense data: phoneme features, Table 2, a CMUdict verb set
 ``streams``         endless event streams: the flip-flop, the car owner's day
 ``fast_weights``    Schmidhuber's slow net / fast net, p-variables, linear attention
 ``rtrl``            a fully recurrent net trained on-line by RTRL (the baseline)

