@@ -92,6 +92,12 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment("pa-framing",
                "O'Connell ch. 8 check: BPTT(5,1) with and without the inner B/E",
                "tempnets.chapters.periodically_attentive_units:run_framing"),
+    Experiment("tk-kernels",
+               "Sutskever & Hinton §3: the exponential kernel of a TKRNN unit, a non-monotone TKRNN+2 kernel, parameter counts",
+               "tempnets.chapters.temporal_kernels:run_kernels"),
+    Experiment("tk-serial-recall",
+               "Sutskever & Hinton §1: serial recall by RNN, TKRNN, TKRNN+2 and LSTM against delay (reconstructed task)",
+               "tempnets.chapters.temporal_kernels:run_serial_recall"),
 )
 
 

@@ -73,6 +73,11 @@ def _shapes(params, gates, name):
     return HI - H, H, O
 
 
+def _outer_sum(d, a):
+    """``sum_t d_t a_tᵀ`` over time and batch as one matrix product: (T, B, m), (T, B, k) -> (m, k)."""
+    return d.reshape(-1, d.shape[-1]).T @ a.reshape(-1, a.shape[-1])
+
+
 # ----------------------------------------------------------------------------- RNN (eqs. 1-2)
 
 def rnn_init(n_in, n_hidden, n_out, rng=None, scale=1.0) -> dict:
@@ -114,8 +119,8 @@ def rnn_loss_and_grad(params, x, target, mask=None):
         da[t] = (dy_out[t] + dh_next) * y * (1 - y)
         dh_next = da[t] @ W_h[:, :H]  # backprop into y_{t-1} through W_yy
     inp = np.concatenate([v[:-1, :, :H], x], axis=2)  # [y_{t-1}, x_t]
-    return loss, {"W_h": np.einsum("tbh,tbk->hk", da, inp), "b_h": da.sum((0, 1)),
-                  "W_z": np.einsum("tbo,tbk->ok", do, v[1:]), "b_z": do.sum((0, 1))}
+    return loss, {"W_h": _outer_sum(da, inp), "b_h": da.sum((0, 1)),
+                  "W_z": _outer_sum(do, v[1:]), "b_z": do.sum((0, 1))}
 
 
 # ----------------------------------------------------------------------------- LSTM
@@ -177,5 +182,5 @@ def lstm_loss_and_grad(params, x, target, mask=None):
         dh_next = d @ W_h[:, :H]
         dc_next = dc * f
     inp = np.concatenate([hx[:-1, :, :H], x], axis=2)
-    return loss, {"W_h": np.einsum("tbg,tbk->gk", da, inp), "b_h": da.sum((0, 1)),
-                  "W_z": np.einsum("tbo,tbk->ok", do, hx[1:]), "b_z": do.sum((0, 1))}
+    return loss, {"W_h": _outer_sum(da, inp), "b_h": da.sum((0, 1)),
+                  "W_z": _outer_sum(do, hx[1:]), "b_z": do.sum((0, 1))}

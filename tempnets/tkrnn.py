@@ -253,19 +253,18 @@ def _backward(W_h, W_z, la, K, y, dlogits, n):
     T, B, H = y.shape
     N = la.shape[0]
     gK_out = dlogits @ W_z  # (T, B, N): every step's output error, in one product
-    da = np.empty((T, B, H))
-    G = np.zeros((B, N))
-    da_next = np.zeros((B, H))
-    dlam = np.zeros(N)
+    da = np.zeros((T + 1, B, H))  # da[T] = 0: nothing after the last step
+    G = np.zeros((T + 1, B, N))  # G[t] = dL/dK_t; G[T] = 0
     for t in range(T - 1, -1, -1):
-        G = gK_out[t] + da_next @ W_h + la * G
-        dy = G.reshape(B, n, -1)[:, :, :H].sum(axis=1)  # y_t enters all n kernels
+        G[t] = gK_out[t] + da[t + 1] @ W_h + la * G[t + 1]
+        dy = G[t].reshape(B, n, -1)[:, :, :H].sum(axis=1)  # y_t enters all n kernels
         da[t] = dy * y[t] * (1.0 - y[t])
-        dlam += np.einsum("bn,bn->n", G, K[t])  # ∂K_t/∂λ = K_{t-1} = K[t]
-        da_next = da[t]
-    dW_h = np.einsum("tbh,tbn->hn", da, K[:-1])
-    dW_z = np.einsum("tbo,tbn->on", dlogits, K[1:])
-    return {"W_h": dW_h, "b_h": da.sum(axis=(0, 1)), "W_z": dW_z,
+    da, G = da[:T].reshape(T * B, H), G[:T].reshape(T * B, N)
+    Kp = K[:-1].reshape(T * B, N)  # K_{t-1}, the state each step's units saw
+    dlam = np.einsum("mn,mn->n", G, Kp)  # ∂K_t/∂λ = K_{t-1}
+    dW_h = da.T @ Kp
+    dW_z = dlogits.reshape(T * B, -1).T @ K[1:].reshape(T * B, N)
+    return {"W_h": dW_h, "b_h": da.sum(axis=0), "W_z": dW_z,
             "b_z": dlogits.sum(axis=(0, 1)), "theta": dlam * la * (1.0 - la)}
 
 
