@@ -70,7 +70,7 @@ import numpy as np
 from .random import as_generator
 
 __all__ = ["init_params", "lam", "tkrnn_forward", "tkrnn_loss_and_grad", "kernel", "blocks",
-           "n_params", "check_batch", "softmax_xent"]
+           "n_params", "multiply_adds", "check_batch", "softmax_xent"]
 
 PARAM_NAMES = ("W_h", "b_h", "W_z", "b_z", "theta")
 
@@ -169,6 +169,16 @@ def n_params(n_in: int, n_hidden: int, n_out: int, n_kernels: int = 1) -> int:
     """Number of parameters: ``n (H + I)(H + O + 1) + H + O`` (weights, decays, biases)."""
     N = n_kernels * (n_hidden + n_in)
     return N * (n_hidden + n_out + 1) + n_hidden + n_out
+
+
+def multiply_adds(n_in: int, n_hidden: int, n_out: int, n_kernels: int = 1) -> int:
+    """Multiply-adds of one forward step per sequence: ``N (H + O + 1)`` with ``N = n (H + I)``.
+
+    ``N H`` for the hidden units' input, ``N O`` for the outputs' and ``N`` for the
+    kernel update ``λ ⊙ K``; an RNN of the same sizes needs ``(H + I)(H + O)``
+    (:func:`tempnets.rnn_baselines` eqs. 1-2).  The backward pass costs about twice this.
+    """
+    return n_kernels * (n_hidden + n_in) * (n_hidden + n_out + 1)
 
 
 def check_batch(x, target=None, mask=None, n_in=None, n_out=None):
