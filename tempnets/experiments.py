@@ -98,6 +98,9 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment("tk-serial-recall",
                "Sutskever & Hinton §1: serial recall by RNN, TKRNN, TKRNN+2 and LSTM against delay (reconstructed task)",
                "tempnets.chapters.temporal_kernels:run_serial_recall"),
+    Experiment("tk-long-delays",
+               "Sutskever & Hinton §1: the 6-bit serial-recall task trained on delays 2-50, tested up to 100",
+               "tempnets.chapters.temporal_kernels:run_long_delays"),
 )
 
 
