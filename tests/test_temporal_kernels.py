@@ -49,6 +49,18 @@ def test_serial_recall_runs_and_rederives_without_training(tiny, monkeypatch):
         tk.run_serial_recall("book", trained={"models": {}, "sizes": {}})
 
 
+def test_long_delays_sizes():
+    assert tk.LONG_SIZES["book"].delays == (2, 50) and tk.LONG_SIZES["paper"].updates == 10000
+    assert tk.LONG_SIZES["book"].test_delays[-1] == 100
+
+
+def test_long_delays_runner(monkeypatch):
+    monkeypatch.setitem(tk.LONG_SIZES, "book", dataclasses.replace(TINY, delays=(1, 6)))
+    r = tk.run_long_delays("book", progress=False)
+    assert r.data["experiment"] == "tk-long-delays" and tk.sizes_of(r.data).delays == (1, 6)
+    assert tk.run_long_delays("book", trained=r.data).claims.rows() == r.claims.rows()
+
+
 def test_same_seed_same_networks_whatever_the_jobs(tiny):
     a = tk._train_all(TINY, 3, 1, False)
     b = tk._train_all(TINY, 3, 2, False)

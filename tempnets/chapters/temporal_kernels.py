@@ -45,7 +45,7 @@ from ..random import as_generator
 from ..scale import get_scale
 from ..selfcheck import check_function, check_value
 
-__all__ = ["SIZES", "LONG_SIZES", "run_long_delays", "Sizes", "MODELS", "PAPER", "model_functions", "build", "train_one",
+__all__ = ["SIZES", "LONG_SIZES", "run_long_delays", "sizes_of", "Sizes", "MODELS", "PAPER", "model_functions", "build", "train_one",
            "evaluate", "hidden_drift", "run_kernels", "run_serial_recall", "params_from_data",
            "check_kernel", "check_lambda_grad", "check_half_life", "pulse_states"]
 
@@ -320,8 +320,14 @@ def _recall(exp_id, table, scale, seed, jobs, progress, trained):
     else:
         data = trained.data if isinstance(trained, Result) else trained
         _need(data, ["models", "sizes", "params"])
-        sz = Sizes(**{k: tuple(v) if isinstance(v, list) else v for k, v in data["sizes"].items()})
+        sz = sizes_of(data)
     return Result(_recall_claims(data, sz, _EXPECT[(exp_id, scale)], scale), data)
+
+
+def sizes_of(data: dict) -> Sizes:
+    """The :class:`Sizes` a ``tk-serial-recall``/``tk-long-delays`` result was trained with."""
+    _need(data, ["sizes"])
+    return Sizes(**{k: tuple(v) if isinstance(v, list) else v for k, v in data["sizes"].items()})
 
 
 def _final_loss(run) -> float:
