@@ -45,9 +45,10 @@ from ..random import as_generator
 from ..scale import get_scale
 from ..selfcheck import check_function, check_value
 
-__all__ = ["SIZES", "LONG_SIZES", "run_long_delays", "sizes_of", "Sizes", "MODELS", "PAPER", "model_functions", "build", "train_one",
+__all__ = ["SIZES", "LONG_SIZES", "run_long_delays", "sizes_of", "Sizes", "MODELS", "PAPER",
+           "model_functions", "build", "train_one",
            "evaluate", "hidden_drift", "run_kernels", "run_serial_recall", "params_from_data",
-           "check_kernel", "check_lambda_grad", "check_half_life", "pulse_states"]
+           "check_kernel", "check_lambda_grad", "check_half_life", "pulse_states", "hidden_states"]
 
 PAPER = {
     "bits": 35, "steps": 50,
@@ -180,7 +181,7 @@ def train_one(name: str, sz: Sizes, seed: int = 0, k: int = 0, progress=None):
                        desc=f"{name} #{k}")
 
 
-def _states(name, params, x):
+def hidden_states(name, params, x):
     """``(logits, hidden activations (T, B, units))``: y of the RNN and TKRNNs, h of the LSTM.
 
     (The LSTM's cells c are not bounded and may integrate; its units' activations h
@@ -207,7 +208,7 @@ def evaluate(name: str, params, sz: Sizes, seed: int = 0) -> dict:
     for j, d in enumerate(sz.test_delays):
         x, t, m, _, _ = sq.make_batch(task, sz.n_test, np.random.default_rng([seed, 20_000 + j]),
                                       delay=d)
-        logits, states = _states(name, params, x)
+        logits, states = hidden_states(name, params, x)
         sc = sq.recall_scores(logits, t, m)
         out["symbol"].append(sc["symbol"])
         out["string"].append(sc["string"])
