@@ -393,9 +393,10 @@ _EXPECT = {
     ("tk-long-delays", "paper"): {"learns": True, "store50": True, "stable": True, "lstm": True,
                                   "rnn": True, "plus_n": True},
 }
-"""Whether each claim holds, per experiment and scale, as the chapter reports it (measured,
-then written here; the paper-scale ``tk-serial-recall`` entries are the paper's statements,
-not yet measured)."""
+"""Whether each claim holds, per experiment and scale, as the chapter reports it: measured
+(book scales; ``tk-long-delays`` paper scale, recorded in ``book/paper_scale/``), then
+written here.  The paper-scale ``tk-serial-recall`` entries are the paper's statements; that
+run has not been made."""
 
 
 # ----------------------------------------------------------------------------- kernels
