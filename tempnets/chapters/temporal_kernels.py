@@ -394,8 +394,8 @@ _EXPECT = {
                                   "rnn": True, "plus_n": True},
 }
 """Whether each claim holds, per experiment and scale, as the chapter reports it: measured
-(book scales; ``tk-long-delays`` paper scale, recorded in ``book/paper_scale/``), then
-written here.  The paper-scale ``tk-serial-recall`` entries are the paper's statements; that
+(both book scales, seed 0; ``tk-long-delays`` at paper scale, recorded in
+``book/paper_scale/``), then written here.  The paper-scale ``tk-serial-recall`` entries are the paper's statements; that
 run has not been made."""
 
 
