@@ -22,6 +22,10 @@ One module per idea (see the README's layout paragraph):
 ``streams``         endless event streams: the flip-flop, the car owner's day
 ``fast_weights``    Schmidhuber's slow net / fast net, p-variables, linear attention
 ``rtrl``            a fully recurrent net trained on-line by RTRL (the baseline)
+``tkrnn``           temporal-kernel RNNs (TKRNN^{+n}): forward, O(T) backward
+``rnn_baselines``   the standard RNN and the LSTM on the TKRNN's batch layout
+``optim``           Adam with gradient-norm clipping; minibatch training
+``sequences``       the serial-recall task (string, delay, cue, recall)
 ``chapters``        one module per chapter (``chapters.graded_state_machines``, ...):
                     its runners, the paper's numbers, its claims
 ==================  ==========================================================
@@ -34,6 +38,8 @@ Conventions used throughout
   ``flat[offsets[i]:offsets[i + 1]]``), which is what compiled kernels see.
 * Activations over a sequence have shape ``(T, n_units)``; stacks of ``R``
   independent networks put ``R`` first: ``(R, ...)``.
+* Minibatches of sequences (``tkrnn``, ``rnn_baselines``, ``sequences``) are
+  ``(T, B, n_units)``, with integer targets and a loss mask of shape ``(T, B)``.
 * Weight matrices map *from* columns *to* rows: ``W[i, j]`` is the weight from
   unit ``j`` to unit ``i`` (the papers' :math:`w_{ij}`).
 * All randomness comes from an explicit ``rng`` argument (``Generator``, int

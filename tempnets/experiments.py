@@ -151,6 +151,15 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment("fw-linear-attention",
                "Schlag et al. 2021: linear attention == additive fast weights; additive writes cannot latch",
                "tempnets.chapters.fast_weights:run_linear_attention"),
+    Experiment("tk-kernels",
+               "Sutskever & Hinton §3: the exponential kernel of a TKRNN unit, a non-monotone TKRNN+2 kernel, parameter counts",
+               "tempnets.chapters.temporal_kernels:run_kernels"),
+    Experiment("tk-serial-recall",
+               "Sutskever & Hinton §1: serial recall by RNN, TKRNN, TKRNN+2 and LSTM against delay (reconstructed task)",
+               "tempnets.chapters.temporal_kernels:run_serial_recall"),
+    Experiment("tk-long-delays",
+               "Sutskever & Hinton §1: the 6-bit serial-recall task trained on delays 2-50, tested up to 100",
+               "tempnets.chapters.temporal_kernels:run_long_delays"),
 )
 
 

@@ -1,0 +1,175 @@
+r"""Minibatch training for models with a ``loss_and_grad(params, x, target, mask)``:
+Adam with gradient-norm clipping.
+
+Sutskever & Hinton (2010) do not say how they trained (our copy stops after
+eq. 9); the paper predates Hessian-free training of RNNs, so it was
+first-order BPTT.  We use what ``RECONSTRUCTIONS.md`` §A5 recommends, written
+once here and used for every model of the chapter: Adam (Kingma & Ba, 2015)
+with learning rate 1e-3 on minibatches of 64, after clipping the gradient to
+global norm 1.0 (Pascanu, Mikolov & Bengio, 2013).
+
+Adam, for each parameter array ``w`` with gradient ``g`` at step ``s = 1, 2, ...``:
+
+.. math::
+
+    m \leftarrow \beta_1 m + (1-\beta_1) g,\quad v \leftarrow \beta_2 v + (1-\beta_2) g^2,\quad
+    w \leftarrow w - \eta\,\frac{m / (1-\beta_1^s)}{\sqrt{v / (1-\beta_2^s)} + \epsilon}.
+
+Clipping: if :math:`\lVert g \rVert > c` (norm over all arrays together),
+:math:`g \leftarrow g\,c / \lVert g \rVert`.  Clipping is a training step, not part
+of any gradient function.  The optimiser's state (``m``, ``v``, ``s``) is a value
+passed in and out.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from .progress import progress_bar
+from .random import as_generator
+from .training import DivergenceError
+
+__all__ = ["OptimConfig", "adam_init", "adam_step", "clip_by_global_norm", "train", "TrainHistory",
+           "DivergenceError"]
+
+
+@dataclass(frozen=True)
+class OptimConfig:
+    """Adam and clipping settings (``RECONSTRUCTIONS.md`` §A5; the paper gives none).
+
+    Attributes
+    ----------
+    learning_rate : float
+        η = 1e-3.
+    beta1, beta2, eps : float
+        Adam's defaults (0.9, 0.999, 1e-8).
+    clip_norm : float or None
+        Largest global gradient norm (1.0); ``None`` switches clipping off.
+    """
+
+    learning_rate: float = 1e-3
+    beta1: float = 0.9
+    beta2: float = 0.999
+    eps: float = 1e-8
+    clip_norm: float | None = 1.0
+
+    def __post_init__(self):
+        for name in ("learning_rate", "eps"):
+            v = getattr(self, name)
+            if not (isinstance(v, numbers.Real) and v > 0 and math.isfinite(v)):
+                raise ValueError(f"{name} must be a positive number, got {v!r}")
+        for name in ("beta1", "beta2"):
+            v = getattr(self, name)
+            if not (isinstance(v, numbers.Real) and 0 <= v < 1):
+                raise ValueError(f"{name} must be in [0, 1), got {v!r}")
+        if self.clip_norm is not None and not (isinstance(self.clip_norm, numbers.Real)
+                                               and self.clip_norm > 0):
+            raise ValueError(f"clip_norm must be a positive number or None, got {self.clip_norm!r}")
+
+
+def clip_by_global_norm(grads: dict, max_norm: float | None) -> tuple[dict, float]:
+    """Return ``(clipped grads, norm before clipping)``; ``grads`` is not modified."""
+    norm = math.sqrt(sum(float(np.sum(np.square(g))) for g in grads.values()))
+    if max_norm is None or not norm > max_norm:  # also leaves NaN norms for the caller to see
+        return dict(grads), norm
+    s = max_norm / norm
+    return {k: g * s for k, g in grads.items()}, norm
+
+
+def adam_init(params: dict) -> dict:
+    """Adam's state for ``params``: zero moments ``m``, ``v`` and step count 0."""
+    return {"m": {k: np.zeros_like(np.asarray(v, float)) for k, v in params.items()},
+            "v": {k: np.zeros_like(np.asarray(v, float)) for k, v in params.items()}, "step": 0}
+
+
+def adam_step(params: dict, grads: dict, state: dict, config: OptimConfig = OptimConfig()):
+    """One Adam update (see the module docstring).  Returns ``(new params, new state)``."""
+    if set(grads) != set(params):
+        raise ValueError(f"grads have keys {sorted(grads)}, params {sorted(params)}")
+    s = state["step"] + 1
+    b1, b2 = config.beta1, config.beta2
+    new_p, m, v = {}, {}, {}
+    for k, w in params.items():
+        m[k] = b1 * state["m"][k] + (1 - b1) * grads[k]
+        v[k] = b2 * state["v"][k] + (1 - b2) * grads[k] ** 2
+        new_p[k] = w - config.learning_rate * (m[k] / (1 - b1 ** s)) / (np.sqrt(v[k] / (1 - b2 ** s))
+                                                                     + config.eps)
+    return new_p, {"m": m, "v": v, "step": s}
+
+
+@dataclass
+class TrainHistory:
+    """Per-update training loss and gradient norm, and evaluations every ``eval_every`` updates."""
+
+    loss: list = field(default_factory=list)
+    grad_norm: list = field(default_factory=list)
+    eval_steps: list = field(default_factory=list)
+    evals: list = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def train(loss_and_grad: Callable, params: dict, sample: Callable, n_steps: int, *,
+          config: OptimConfig = OptimConfig(), rng=None, evaluate: Callable | None = None,
+          eval_every: int = 0, progress: bool | None = None, desc: str = "training"):
+    """Train ``params`` for ``n_steps`` Adam updates on minibatches from ``sample(rng)``.
+
+    Parameters
+    ----------
+    loss_and_grad : callable
+        ``(params, x, target, mask) -> (loss, grads)``.
+    params : dict
+        Initial parameters (not modified).
+    sample : callable
+        ``sample(rng) -> (x, target, mask)``: one minibatch drawn with ``rng``.
+    n_steps : int
+        Number of updates.
+    config : OptimConfig
+    rng : numpy.random.Generator, int or None
+        Drives every batch drawn, so the same seed trains the same network.
+    evaluate : callable, optional
+        ``evaluate(params) -> JSON-able``, called after every ``eval_every``
+        updates (and after the last).
+    progress : bool or None
+        Progress bar (see :mod:`tempnets.progress`).
+
+    Returns
+    -------
+    (dict, TrainHistory)
+
+    Raises
+    ------
+    DivergenceError
+        When a loss, gradient or weight becomes NaN or infinite (the message
+        says at which update).
+    """
+    if isinstance(n_steps, bool) or not isinstance(n_steps, numbers.Integral) or n_steps < 0:
+        raise ValueError(f"n_steps must be a non-negative integer, got {n_steps!r}")
+    gen = as_generator(rng)
+    state = adam_init(params)
+    params = {k: np.array(v, dtype=float) for k, v in params.items()}
+    hist = TrainHistory()
+    start = time.perf_counter()
+    with progress_bar(n_steps, desc, progress, unit="updates") as bar:
+        for step in range(1, n_steps + 1):
+            loss, grads = loss_and_grad(params, *sample(gen))
+            grads, norm = clip_by_global_norm(grads, config.clip_norm)
+            if not (math.isfinite(loss) and math.isfinite(norm)):
+                raise DivergenceError(f"{desc}: loss {loss} / gradient norm {norm} at update {step}; "
+                                      "try a smaller learning rate or clip_norm")
+            params, state = adam_step(params, grads, state, config)
+            if not all(np.all(np.isfinite(v)) for v in params.values()):
+                raise DivergenceError(f"{desc}: non-finite weights after update {step}")
+            hist.loss.append(loss)
+            hist.grad_norm.append(norm)
+            if evaluate is not None and eval_every and (step % eval_every == 0 or step == n_steps):
+                hist.eval_steps.append(step)
+                hist.evals.append(evaluate(params))
+            bar.update(1)
+    hist.seconds = time.perf_counter() - start
+    return params, hist

@@ -1,0 +1,186 @@
+r"""Baselines for the TKRNN: the standard RNN of Sutskever & Hinton's eqs. 1-2 and an LSTM.
+
+Papers: Sutskever & Hinton (2010), section 2 (the RNN they define, eqs. 1-5);
+Hochreiter & Schmidhuber (1997) with the forget gate of Gers, Schmidhuber &
+Cummins (2000), the LSTM the TKRNN is compared with ("comparable to that of the
+Long Short-Term Memory").  Both use the batch layout, the loss
+(:func:`tempnets.tkrnn.softmax_xent`) and the parameter-dict interface of
+:mod:`tempnets.tkrnn`, so one training loop (:mod:`tempnets.optim`) trains all three.
+
+RNN (eqs. 1-2, :math:`f` logistic, :math:`g` softmax; ``h_0 = 0``)::
+
+    y_t = f(W_yy y_{t-1} + W_xy x_t + b)          W_h = [W_yy, W_xy]  (H, H + I)
+    z_t = g(W_yz y_t + W_xz x_t + c)              W_z = [W_yz, W_xz]  (O, H + I)
+
+LSTM (one cell per unit, gates stacked in the order input, forget, output, cell)::
+
+    [i, f, o, u]_t = [σ, σ, σ, tanh](W_h [h_{t-1}, x_t] + b)     W_h  (4H, H + I)
+    c_t = f ⊙ c_{t-1} + i ⊙ u,   h_t = o ⊙ tanh(c_t)
+    z_t = g(W_z [h_t, x_t] + b_z)                                W_z  (O, H + I)
+
+The forget-gate bias starts at +1 (a common choice; ours).  :func:`matched_hidden`
+sizes either baseline to a given parameter count (that of the TKRNN).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .random import as_generator
+from .tkrnn import _logistic, _positive_int, check_batch, softmax_xent
+
+__all__ = ["rnn_init", "rnn_forward", "rnn_loss_and_grad", "lstm_init", "lstm_forward",
+           "lstm_loss_and_grad", "n_params", "matched_hidden"]
+
+PARAM_NAMES = ("W_h", "b_h", "W_z", "b_z")
+
+
+def n_params(kind: str, n_in: int, n_hidden: int, n_out: int) -> int:
+    """Parameters of an ``"rnn"`` or ``"lstm"`` with these sizes."""
+    gates = {"rnn": 1, "lstm": 4}
+    if kind not in gates:
+        raise ValueError(f"kind must be 'rnn' or 'lstm', got {kind!r}")
+    return gates[kind] * n_hidden * (n_hidden + n_in + 1) + n_out * (n_hidden + n_in + 1)
+
+
+def matched_hidden(kind: str, n_in: int, n_out: int, target: int) -> int:
+    """The hidden size whose parameter count (:func:`n_params`) is closest to ``target``."""
+    best = min(range(1, 2000), key=lambda h: abs(n_params(kind, n_in, h, n_out) - target))
+    return best
+
+
+def _init(gates, n_in, n_hidden, n_out, rng, scale):
+    I, H, O = (_positive_int(k, v) for k, v in (("n_in", n_in), ("n_hidden", n_hidden),
+                                                 ("n_out", n_out)))
+    gen = as_generator(rng)
+    std = scale / np.sqrt(H + I)
+    return {"W_h": gen.standard_normal((gates * H, H + I)) * std, "b_h": np.zeros(gates * H),
+            "W_z": gen.standard_normal((O, H + I)) * std, "b_z": np.zeros(O)}
+
+
+def _shapes(params, gates, name):
+    if not isinstance(params, dict) or set(params) != set(PARAM_NAMES):
+        got = sorted(params) if isinstance(params, dict) else type(params).__name__
+        raise TypeError(f"{name} params must be a dict with keys {PARAM_NAMES}, got {got}")
+    GH, HI = np.shape(params["W_h"])
+    if GH % gates:
+        raise ValueError(f"{name} W_h must have {gates} x H rows, got {GH}")
+    H = GH // gates
+    O = np.shape(params["b_z"])[0] if np.ndim(params["b_z"]) == 1 else -1
+    if HI <= H or np.shape(params["b_h"]) != (GH,) or np.shape(params["W_z"]) != (O, HI):
+        raise ValueError(f"{name} params have mismatched sizes: "
+                         + ", ".join(f"{k} {np.shape(params[k])}" for k in PARAM_NAMES))
+    return HI - H, H, O
+
+
+def _outer_sum(d, a):
+    """``sum_t d_t a_tᵀ`` over time and batch as one matrix product: (T, B, m), (T, B, k) -> (m, k)."""
+    return d.reshape(-1, d.shape[-1]).T @ a.reshape(-1, a.shape[-1])
+
+
+# ----------------------------------------------------------------------------- RNN (eqs. 1-2)
+
+def rnn_init(n_in, n_hidden, n_out, rng=None, scale=1.0) -> dict:
+    """Random RNN parameters: weights normal with sd ``scale / sqrt(H + I)``, biases 0 (ours)."""
+    return _init(1, n_in, n_hidden, n_out, rng, scale)
+
+
+def _rnn_forward(W_h, b_h, W_z, b_z, x):
+    T, B, I = x.shape
+    H = W_h.shape[0]
+    v = np.zeros((T + 1, B, H + I))  # v[t + 1] = [y_t, x_t]; v[0] = [y_0 = 0, 0]
+    v[1:, :, H:] = x
+    for t in range(T):
+        v[t + 1, :, :H] = _logistic(np.concatenate([v[t, :, :H], x[t]], axis=1) @ W_h.T + b_h)
+    return v, v[1:] @ W_z.T + b_z
+
+
+def rnn_forward(params, x, return_states=False):
+    """Logits ``(T, B, O)`` of eqs. 1-2 (and hidden states ``(T, B, H)`` with ``return_states``)."""
+    I, H, O = _shapes(params, 1, "RNN")
+    x, _, _ = check_batch(x, n_in=I)
+    v, logits = _rnn_forward(*(np.asarray(params[k], float) for k in PARAM_NAMES), x)
+    return (logits, v[1:, :, :H]) if return_states else logits
+
+
+def rnn_loss_and_grad(params, x, target, mask=None):
+    """Cross-entropy over masked steps / B and its gradient by BPTT."""
+    I, H, O = _shapes(params, 1, "RNN")
+    x, target, mask = check_batch(x, target, mask, n_in=I, n_out=O)
+    W_h, b_h, W_z, b_z = (np.asarray(params[k], float) for k in PARAM_NAMES)
+    v, logits = _rnn_forward(W_h, b_h, W_z, b_z, x)
+    loss, do, _ = softmax_xent(logits, target, mask)
+    T, B, _ = x.shape
+    dy_out = (do @ W_z)[:, :, :H]  # backprop into y_t from the output
+    da = np.empty((T, B, H))
+    dh_next = np.zeros((B, H))
+    for t in range(T - 1, -1, -1):
+        y = v[t + 1, :, :H]
+        da[t] = (dy_out[t] + dh_next) * y * (1 - y)
+        dh_next = da[t] @ W_h[:, :H]  # backprop into y_{t-1} through W_yy
+    inp = np.concatenate([v[:-1, :, :H], x], axis=2)  # [y_{t-1}, x_t]
+    return loss, {"W_h": _outer_sum(da, inp), "b_h": da.sum((0, 1)),
+                  "W_z": _outer_sum(do, v[1:]), "b_z": do.sum((0, 1))}
+
+
+# ----------------------------------------------------------------------------- LSTM
+
+def lstm_init(n_in, n_hidden, n_out, rng=None, scale=1.0, forget_bias=1.0) -> dict:
+    """Random LSTM parameters (sd ``scale / sqrt(H + I)``), forget-gate bias ``forget_bias``."""
+    p = _init(4, n_in, n_hidden, n_out, rng, scale)
+    p["b_h"][n_hidden:2 * n_hidden] = forget_bias
+    return p
+
+
+def _lstm_forward(W_h, b_h, W_z, b_z, x):
+    T, B, I = x.shape
+    H = W_h.shape[0] // 4
+    hx = np.zeros((T + 1, B, H + I))  # hx[t + 1] = [h_t, x_t]
+    hx[1:, :, H:] = x
+    c = np.zeros((T + 1, B, H))
+    gates = np.empty((T, B, 4 * H))
+    for t in range(T):
+        a = np.concatenate([hx[t, :, :H], x[t]], axis=1) @ W_h.T + b_h
+        g = gates[t]
+        g[:, :3 * H] = _logistic(a[:, :3 * H])
+        g[:, 3 * H:] = np.tanh(a[:, 3 * H:])
+        c[t + 1] = g[:, H:2 * H] * c[t] + g[:, :H] * g[:, 3 * H:]
+        hx[t + 1, :, :H] = g[:, 2 * H:3 * H] * np.tanh(c[t + 1])
+    return hx, c, gates, hx[1:] @ W_z.T + b_z
+
+
+def lstm_forward(params, x, return_states=False):
+    """Logits ``(T, B, O)`` (and ``(h, c)``, each ``(T, B, H)``, with ``return_states``)."""
+    I, H, O = _shapes(params, 4, "LSTM")
+    x, _, _ = check_batch(x, n_in=I)
+    hx, c, _, logits = _lstm_forward(*(np.asarray(params[k], float) for k in PARAM_NAMES), x)
+    return (logits, hx[1:, :, :H], c[1:]) if return_states else logits
+
+
+def lstm_loss_and_grad(params, x, target, mask=None):
+    """Cross-entropy over masked steps / B and its gradient by BPTT."""
+    I, H, O = _shapes(params, 4, "LSTM")
+    x, target, mask = check_batch(x, target, mask, n_in=I, n_out=O)
+    W_h, b_h, W_z, b_z = (np.asarray(params[k], float) for k in PARAM_NAMES)
+    hx, c, gates, logits = _lstm_forward(W_h, b_h, W_z, b_z, x)
+    loss, do, _ = softmax_xent(logits, target, mask)
+    T, B, _ = x.shape
+    dh_out = (do @ W_z)[:, :, :H]
+    da = np.empty((T, B, 4 * H))
+    dh_next = np.zeros((B, H))
+    dc_next = np.zeros((B, H))
+    for t in range(T - 1, -1, -1):
+        i, f, o, u = (gates[t][:, k * H:(k + 1) * H] for k in range(4))
+        tc = np.tanh(c[t + 1])
+        dh = dh_out[t] + dh_next
+        dc = dc_next + dh * o * (1 - tc ** 2)  # backprop into c_t through h_t = o tanh(c_t)
+        d = da[t]
+        d[:, :H] = dc * u * i * (1 - i)
+        d[:, H:2 * H] = dc * c[t] * f * (1 - f)
+        d[:, 2 * H:3 * H] = dh * tc * o * (1 - o)
+        d[:, 3 * H:] = dc * i * (1 - u ** 2)
+        dh_next = d @ W_h[:, :H]
+        dc_next = dc * f
+    inp = np.concatenate([hx[:-1, :, :H], x], axis=2)
+    return loss, {"W_h": _outer_sum(da, inp), "b_h": da.sum((0, 1)),
+                  "W_z": _outer_sum(do, hx[1:]), "b_z": do.sum((0, 1))}

@@ -1,0 +1,170 @@
+r"""The serial-recall task: store a string through a variable delay, reproduce it on a cue.
+
+Paper: Sutskever & Hinton (2010), section 1: "an arbitrary sequence of characters
+must be stored for a variable length of time until a cue is presented. After
+the cue is presented, the RNN must reproduce the stored sequence"; their TKRNN
+stores "35 bits of information for at least 50 timesteps".  Everything else
+(alphabet, string length, delays, coding, loss) is missing from our copy and
+reconstructed after Sutskever's own memorisation task (``raw_mem`` in his 2011
+HF-RNN code, ``RECONSTRUCTIONS.md`` §A4-A5).
+
+Layout of one sequence with string length ``L``, alphabet size ``A`` and delay ``D``
+(steps ``t = 0 .. 2L + D``, so ``T = 2L + D + 1``)::
+
+    t:       0 .. L-1     L .. L+D-1    L+D     L+D+1 .. 2L+D
+    input:   the letters  blank         cue     blank
+    target:  (not scored) (not scored)  (n.s.)  the letters, in order
+
+Inputs are one-hot over ``A + 2`` symbols (letters ``0 .. A-1``, blank ``A``, cue
+``A + 1``); outputs are a softmax over ``A + 1`` classes (letters, blank).  The
+loss is scored on the ``L`` recall steps only.  ``L log2 A`` bits are stored
+(35 for ``A = 32, L = 7``).  In a batch, shorter sequences are padded at the end
+with blank, unscored steps: the models are causal, so padding after a sequence's
+recall cannot change it.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+from .random import as_generator
+
+__all__ = ["SerialRecall", "make_batch", "encode", "recall_scores"]
+
+
+@dataclass(frozen=True)
+class SerialRecall:
+    """A serial-recall task.
+
+    Attributes
+    ----------
+    alphabet : int
+        Letters ``A >= 2``.
+    length : int
+        Letters per string ``L >= 1``.
+    delays : (int, int)
+        Training delays are uniform on ``{low, ..., high}``, ``0 <= low <= high``.
+    """
+
+    alphabet: int = 32
+    length: int = 7
+    delays: tuple = (10, 50)
+
+    def __post_init__(self):
+        for name, low in (("alphabet", 2), ("length", 1)):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < low:
+                raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
+        d = self.delays
+        if (not isinstance(d, (tuple, list)) or len(d) != 2
+                or not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in d)
+                or d[0] < 0 or d[0] > d[1]):
+            raise ValueError(f"delays must be (low, high) integers with 0 <= low <= high, got {d!r}")
+        object.__setattr__(self, "delays", (int(d[0]), int(d[1])))
+
+    @property
+    def n_in(self) -> int:
+        """Input units: letters, blank, cue."""
+        return self.alphabet + 2
+
+    @property
+    def n_out(self) -> int:
+        """Output classes: letters, blank."""
+        return self.alphabet + 1
+
+    @property
+    def bits(self) -> float:
+        """Information in one string: ``L log2 A``."""
+        return self.length * math.log2(self.alphabet)
+
+    def steps(self, delay: int) -> int:
+        """Sequence length ``2L + D + 1``."""
+        return 2 * self.length + _delay(delay) + 1
+
+
+def _delay(d) -> int:
+    if isinstance(d, bool) or not isinstance(d, numbers.Integral) or d < 0:
+        raise ValueError(f"a delay must be an integer >= 0, got {d!r}")
+    return int(d)
+
+
+def encode(task: SerialRecall, strings, delays):
+    """Build a batch from given strings and delays.
+
+    Parameters
+    ----------
+    task : SerialRecall
+    strings : array_like of int, shape (B, L)
+        Letters in ``[0, A)``.
+    delays : int or array_like of int, shape (B,)
+        Each sequence's delay ``>= 0``.
+
+    Returns
+    -------
+    x : ndarray (T, B, A + 2)
+    target : ndarray (T, B) of int
+    mask : ndarray (T, B) of float, 1 on the recall steps
+    """
+    s = np.asarray(strings)
+    if s.ndim != 2 or s.shape[1] != task.length or not np.issubdtype(s.dtype, np.integer):
+        raise ValueError(f"strings must be integer letters of shape (B, {task.length}) "
+                         f"(the task's string length), got {s.dtype} {s.shape}")
+    if s.size and (s.min() < 0 or s.max() >= task.alphabet):
+        raise ValueError(f"letters must be in [0, {task.alphabet}) (the task's alphabet; the model's "
+                         f"outputs have {task.n_out} classes), got values in [{s.min()}, {s.max()}]")
+    B, L = s.shape
+    d = np.broadcast_to(np.asarray(delays), (B,))
+    for v in np.unique(d):
+        _delay(int(v) if np.issubdtype(np.asarray(v).dtype, np.integer) else v)
+    d = d.astype(np.int64)
+    T = 2 * L + int(d.max()) + 1
+    A = task.alphabet
+    sym = np.full((T, B), A)  # blank everywhere ...
+    sym[:L] = s.T  # ... the letters first
+    sym[L + d, np.arange(B)] = A + 1  # the cue after each delay
+    target = np.full((T, B), A)
+    mask = np.zeros((T, B))
+    rows = L + d[None, :] + 1 + np.arange(L)[:, None]  # (L, B) recall steps
+    target[rows, np.arange(B)[None, :]] = s.T
+    mask[rows, np.arange(B)[None, :]] = 1.0
+    return np.eye(A + 2)[sym], target, mask
+
+
+def make_batch(task: SerialRecall, batch_size: int, rng=None, delay=None):
+    """A random batch: uniform letters, delays uniform on ``task.delays`` (or fixed ``delay``).
+
+    Returns ``(x, target, mask, strings, delays)`` (see :func:`encode`).
+    """
+    if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) or batch_size < 1:
+        raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+    gen = as_generator(rng)
+    strings = gen.integers(0, task.alphabet, (batch_size, task.length))
+    if delay is None:
+        delays = gen.integers(task.delays[0], task.delays[1] + 1, batch_size)
+    else:
+        delays = np.full(batch_size, _delay(delay))
+    return (*encode(task, strings, delays), strings, delays)
+
+
+def recall_scores(logits, target, mask) -> dict:
+    """Accuracy of the recalled letters (argmax of the outputs at the recall steps).
+
+    Returns ``symbol`` (fraction of recalled letters right), ``string`` (fraction
+    of strings with every letter right) and ``correct`` (B, L) booleans.
+    """
+    logits, target, mask = np.asarray(logits), np.asarray(target), np.asarray(mask)
+    if logits.shape[:2] != target.shape or mask.shape != target.shape:
+        raise ValueError(f"logits {logits.shape}, target {target.shape} and mask {mask.shape} disagree")
+    T, B = target.shape
+    hit = logits.argmax(axis=-1) == target
+    L = int(mask[:, 0].sum())
+    if L == 0 or np.any(mask.sum(axis=0) != L):
+        raise ValueError("every sequence must have the same number of recall steps (> 0)")
+    bb, tt = np.nonzero(mask.T)  # sequence by sequence, each in time order
+    correct = hit[tt, bb].reshape(B, L)
+    return {"symbol": float(correct.mean()), "string": float(correct.all(axis=1).mean()),
+            "correct": correct}

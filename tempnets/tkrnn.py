@@ -1,0 +1,348 @@
+r"""The temporal-kernel recurrent neural network (TKRNN) and the TKRNN^{+n}.
+
+Paper: Sutskever & Hinton (2010), *Temporal-kernel recurrent neural networks*,
+Neural Networks 23(2), section 3, eqs. 6-9 (``papers/002``; our copy stops after
+eq. 9, see ``RECONSTRUCTIONS.md`` §A).
+
+Every sending unit ``j`` (hidden or input) connects to every later step with the
+weight :math:`W^{(j,i)}\lambda_j^{k-1}` at lag ``k`` (eq. 6).  The sums over
+lags are carried by one kernel state per sending unit (eqs. 8-9 and their
+recursions):
+
+.. math::
+
+    S^y_t = y_{t-1} + \lambda_y \odot S^y_{t-1}, \qquad
+    S^x_t = x_{t-1} + \lambda_x \odot S^x_{t-1}, \qquad S_1 = 0,
+
+    y_t = f\bigl(W_{y\to y} S^y_t + W_{x\to y} S^x_t + b\bigr)          \quad\text{(eq. 7)}
+
+with the logistic ``f`` (eq. 3).  The outputs are "analogous" (the paper gives
+no formula; our reconstruction, ``RECONSTRUCTIONS.md`` §A5): they see the
+same senders through kernels that include lag 0,
+
+.. math::
+
+    K_t = v_t + \lambda \odot K_{t-1} \;(= S_{t+1}),\qquad
+    z_t = g\bigl(W_{y\to z} K^y_t + W_{x\to z} K^x_t + c\bigr),
+
+with the softmax ``g`` (eq. 4), so with :math:`\lambda = 0` this is eq. 2 and
+the hidden layer is eq. 1 with its input one step late.  TKRNN^{+n} ("an RNN
+whose weights are the sum of the weights of n TKRNNs"): ``n`` kernel states per
+sender, each with its own :math:`\lambda_r` and weights :math:`W^{(r)}`, summed
+into the same units; the effective lag-``k`` weight
+:math:`\kappa(k) = \sum_r W^{(r)}\lambda_r^{k-1}` can be non-monotone.
+
+:math:`\lambda = \operatorname{logistic}(\theta)` keeps every decay in (0, 1)
+(our parametrisation; the paper only states :math:`0 < \lambda < 1`), so
+:math:`\partial L/\partial\theta = \lambda(1-\lambda)\,\partial L/\partial\lambda`.
+
+Code layout
+-----------
+The senders of one step are ``v_t = [y_t, x_t]`` (``H + I`` values); the
+``n`` kernels stack them ``n`` times, so a single kernel state ``K_t`` of size
+``N = n (H + I)`` holds :math:`[K^{y,1}, K^{x,1}, \dots, K^{y,n}, K^{x,n}]` and one
+matrix product per layer does the whole sum over kernels.
+
+==========================  ===============  ====================================
+paper                       code             shape
+==========================  ===============  ====================================
+W_{y->y}^{(r)}, W_{x->y}^(r) ``W_h``          ``(H, N)``; block r = ``[W_yy, W_xy]``
+b (our bias)                ``b_h``          ``(H,)``
+W_{y->z}^{(r)}, W_{x->z}^(r) ``W_z``          ``(O, N)``
+c (our bias)                ``b_z``          ``(O,)``
+λ^{(j)}, λ^{(m)} (kernel r) ``lam(params)``  ``(n, H + I)`` = logistic(``theta``)
+S^y_t, S^x_t                ``K[t]``         ``(B, N)`` (``K[t]`` = S_{t+1} = K_t)
+==========================  ===============  ====================================
+
+Sequences travel as batches: inputs ``x`` of shape ``(T, B, I)``, targets
+``(T, B)`` of class indices, a loss ``mask`` ``(T, B)`` (1 where the step is
+scored).  The loss is the cross-entropy (eq. 5) summed over scored steps and
+divided by ``B``.  The backward pass (:func:`tkrnn_loss_and_grad`) runs in O(T),
+like an RNN's: see :func:`_backward`.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .random import as_generator
+
+__all__ = ["init_params", "lam", "tkrnn_forward", "tkrnn_loss_and_grad", "kernel", "blocks",
+           "n_params", "multiply_adds", "check_batch", "softmax_xent"]
+
+PARAM_NAMES = ("W_h", "b_h", "W_z", "b_z", "theta")
+
+
+def _logistic(u):
+    return 0.5 * (1.0 + np.tanh(0.5 * u))  # = 1 / (1 + exp(-u)) without overflow warnings
+
+
+def _positive_int(name, v, minimum=1):
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {v!r}")
+    return int(v)
+
+
+def check_lambda(values, name="lambda") -> np.ndarray:
+    """Return ``values`` as a float array after checking every entry is in the open interval (0, 1)."""
+    a = np.asarray(values, dtype=float)
+    bad = ~((a > 0) & (a < 1))
+    if bad.any():
+        raise ValueError(f"{name} must lie in (0, 1) (eq. 6: 0 < λ < 1), got {a[bad].ravel()[0]!r}")
+    return a
+
+
+def init_params(n_in: int, n_hidden: int, n_out: int, n_kernels: int = 1, rng=None,
+                lam_range=(0.5, 0.95), scale: float = 1.0) -> dict:
+    """Random TKRNN^{+n} parameters (our initialisation; the paper gives none).
+
+    Decays ``λ ~ U(lam_range)`` (``RECONSTRUCTIONS.md`` §A5: U(0.5, 0.95)) stored as
+    ``theta = logit(λ)``.  Weights from kernel-state entry ``j`` are normal with
+    standard deviation ``scale * (1 - λ_j) / sqrt(H + I)``: a kernel state holds
+    about ``1 / (1 - λ)`` times its sender's value, so this gives every unit an input of
+    the same size whatever its senders' decays.  Biases start at 0.
+
+    Parameters
+    ----------
+    n_in, n_hidden, n_out : int
+        Input, hidden and output units (``I``, ``H``, ``O``).
+    n_kernels : int
+        ``n`` of TKRNN^{+n} (1: the plain TKRNN).
+    rng : numpy.random.Generator, int or None
+    lam_range : (float, float)
+        Bounds of the initial decays, inside (0, 1).
+    scale : float
+        Multiplies every initial weight.
+    """
+    I, H, O = (_positive_int(k, v) for k, v in (("n_in", n_in), ("n_hidden", n_hidden),
+                                                 ("n_out", n_out)))
+    n = _positive_int("n_kernels", n_kernels)
+    lo, hi = check_lambda(lam_range, "lam_range")
+    if lo > hi:
+        raise ValueError(f"lam_range must be (low, high) with low <= high, got {lam_range!r}")
+    gen = as_generator(rng)
+    N = n * (H + I)
+    lam0 = gen.uniform(lo, hi, N)
+    std = scale * (1.0 - lam0) / np.sqrt(H + I)
+    return {"W_h": gen.standard_normal((H, N)) * std, "b_h": np.zeros(H),
+            "W_z": gen.standard_normal((O, N)) * std, "b_z": np.zeros(O),
+            "theta": np.log(lam0 / (1.0 - lam0)).reshape(n, H + I)}
+
+
+def _shapes(params) -> tuple[int, int, int, int]:
+    """``(I, H, O, n)`` of a parameter dict, after checking the arrays agree."""
+    if not isinstance(params, dict) or set(params) != set(PARAM_NAMES):
+        got = sorted(params) if isinstance(params, dict) else type(params).__name__
+        raise TypeError(f"TKRNN params must be a dict with keys {PARAM_NAMES}, got {got}")
+    if np.ndim(params["theta"]) != 2 or np.ndim(params["W_h"]) != 2 or np.ndim(params["W_z"]) != 2:
+        raise ValueError("TKRNN params: theta must be (n, H + I), W_h (H, N) and W_z (O, N)")
+    n, HI = np.shape(params["theta"])
+    H, N = np.shape(params["W_h"])
+    O = np.shape(params["W_z"])[0]
+    if N != n * HI or HI <= H or np.shape(params["b_h"]) != (H,) or np.shape(params["W_z"]) != (O, N) \
+            or np.shape(params["b_z"]) != (O,):
+        raise ValueError("TKRNN params have mismatched sizes (need theta (n, H + I), W_h (H, n (H + I)), "
+                         "b_h (H,), W_z (O, n (H + I)), b_z (O,)), got "
+                         + ", ".join(f"{k} {np.shape(params[k])}" for k in PARAM_NAMES))
+    return HI - H, H, O, n
+
+
+def lam(params) -> np.ndarray:
+    """The decays λ = logistic(θ), shape ``(n, H + I)``: kernel ``r``'s hidden then input senders."""
+    return _logistic(np.asarray(params["theta"], dtype=float))
+
+
+def blocks(params) -> dict:
+    """The paper's matrices of each kernel ``r``: ``W_yy``, ``W_xy``, ``W_yz``, ``W_xz``,
+    ``lam_y``, ``lam_x``, each stacked over kernels (first axis ``n``)."""
+    I, H, O, n = _shapes(params)
+    Wh = params["W_h"].reshape(H, n, H + I).transpose(1, 0, 2)
+    Wz = params["W_z"].reshape(O, n, H + I).transpose(1, 0, 2)
+    la = lam(params)
+    return {"W_yy": Wh[:, :, :H], "W_xy": Wh[:, :, H:], "W_yz": Wz[:, :, :H],
+            "W_xz": Wz[:, :, H:], "lam_y": la[:, :H], "lam_x": la[:, H:]}
+
+
+def n_params(n_in: int, n_hidden: int, n_out: int, n_kernels: int = 1) -> int:
+    """Number of parameters: ``n (H + I)(H + O + 1) + H + O`` (weights, decays, biases)."""
+    N = n_kernels * (n_hidden + n_in)
+    return N * (n_hidden + n_out + 1) + n_hidden + n_out
+
+
+def multiply_adds(n_in: int, n_hidden: int, n_out: int, n_kernels: int = 1) -> int:
+    """Multiply-adds of one forward step per sequence: ``N (H + O + 1)`` with ``N = n (H + I)``.
+
+    ``N H`` for the hidden units' input, ``N O`` for the outputs' and ``N`` for the
+    kernel update ``λ ⊙ K``; an RNN of the same sizes needs ``(H + I)(H + O)``
+    (:func:`tempnets.rnn_baselines` eqs. 1-2).  The backward pass costs about twice this.
+    """
+    return n_kernels * (n_hidden + n_in) * (n_hidden + n_out + 1)
+
+
+def check_batch(x, target=None, mask=None, n_in=None, n_out=None):
+    """Validate a batch: ``x`` (T, B, I) finite, ``target`` (T, B) ints in [0, O), ``mask`` (T, B)."""
+    x = np.asarray(x, dtype=float)
+    if x.ndim != 3 or 0 in x.shape:
+        raise ValueError(f"x must have shape (T, B, n_in) with T, B, n_in >= 1, got {x.shape}")
+    if n_in is not None and x.shape[2] != n_in:
+        raise ValueError(f"x has {x.shape[2]} input units but the network has {n_in}")
+    if not np.all(np.isfinite(x)):
+        raise ValueError("x has NaN or infinite entries")
+    if target is None:
+        return x, None, None
+    target = np.asarray(target)
+    if target.shape != x.shape[:2] or not np.issubdtype(target.dtype, np.integer):
+        raise ValueError(f"target must be integer class indices of shape {x.shape[:2]}, "
+                         f"got {target.dtype} {target.shape}")
+    if n_out is not None and (target.min() < 0 or target.max() >= n_out):
+        raise ValueError(f"target classes must be in [0, {n_out}) (the network has {n_out} outputs), "
+                         f"got values in [{target.min()}, {target.max()}]")
+    mask = np.ones(x.shape[:2]) if mask is None else np.asarray(mask, dtype=float)
+    if mask.shape != x.shape[:2]:
+        raise ValueError(f"mask must have shape {x.shape[:2]}, got {mask.shape}")
+    return x, target, mask
+
+
+def softmax_xent(logits, target, mask):
+    """Softmax cross-entropy (eqs. 4-5) summed over masked steps, divided by the batch size.
+
+    Returns ``(loss, dlogits, probabilities)``; shared by every model of the book's
+    serial-recall chapter, so that all are trained on the same loss.
+    """
+    B = logits.shape[1]
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    p = np.exp(shifted)
+    p /= p.sum(axis=-1, keepdims=True)
+    logp_t = np.take_along_axis(shifted, target[..., None], -1)[..., 0] \
+        - np.log(np.exp(shifted).sum(axis=-1))
+    loss = -float(np.sum(mask * logp_t)) / B
+    d = p.copy()
+    np.put_along_axis(d, target[..., None], np.take_along_axis(d, target[..., None], -1) - 1.0, -1)
+    d *= (mask / B)[..., None]
+    return loss, d, p
+
+
+def _forward(W_h, b_h, W_z, b_z, la, x, n):
+    """Kernel recursion over ``T`` steps.  Returns ``(K, y, logits)``, ``K[t + 1] = K_t``.
+
+    Vectorised meaning of one step: ``a = K_{t-1} W_hᵀ + b``; ``y = f(a)``;
+    ``K_t = tile([y, x_t], n) + λ ⊙ K_{t-1}``.
+    """
+    T, B, I = x.shape
+    H = W_h.shape[0]
+    N = la.shape[0]
+    K = np.zeros((T + 1, B, N))
+    y = np.empty((T, B, H))
+    Kv = K[1:].reshape(T, B, n, H + I)  # a view: the senders' slots of each kernel
+    for t in range(T):
+        y[t] = _logistic(K[t] @ W_h.T + b_h)
+        Kv[t, :, :, :H] = y[t][:, None, :]
+        Kv[t, :, :, H:] = x[t][:, None, :]
+        K[t + 1] += la * K[t]
+    logits = K[1:] @ W_z.T + b_z
+    return K, y, logits
+
+
+def _backward(W_h, W_z, la, K, y, dlogits, n):
+    r"""The O(T) backward pass: gradients of the loss given ``dL/dlogits``.
+
+    With :math:`G_t = \partial L/\partial K_t` (total: ``K_t`` feeds the output at
+    ``t``, the hidden units at ``t + 1`` and ``K_{t+1}``), going from ``t = T`` down:
+
+    .. math::
+
+        G_t = W_z^\top \delta^z_t + W_h^\top \delta^a_{t+1} + \lambda \odot G_{t+1},\qquad
+        \delta^a_t = \Bigl(\sum_r G^{y,r}_t\Bigr) \odot y_t (1 - y_t),
+
+        \frac{\partial L}{\partial \lambda} = \sum_t G_t \odot K_{t-1},\qquad
+        \frac{\partial L}{\partial W_h} = \sum_t \delta^a_t K_{t-1}^\top,\qquad
+        \frac{\partial L}{\partial W_z} = \sum_t \delta^z_t K_t^\top.
+    """
+    T, B, H = y.shape
+    N = la.shape[0]
+    gK_out = dlogits @ W_z  # (T, B, N): every step's output error, in one product
+    da = np.zeros((T + 1, B, H))  # da[T] = 0: nothing after the last step
+    G = np.zeros((T + 1, B, N))  # G[t] = dL/dK_t; G[T] = 0
+    for t in range(T - 1, -1, -1):
+        G[t] = gK_out[t] + da[t + 1] @ W_h + la * G[t + 1]
+        dy = G[t].reshape(B, n, -1)[:, :, :H].sum(axis=1)  # y_t enters all n kernels
+        da[t] = dy * y[t] * (1.0 - y[t])
+    da, G = da[:T].reshape(T * B, H), G[:T].reshape(T * B, N)
+    Kp = K[:-1].reshape(T * B, N)  # K_{t-1}, the state each step's units saw
+    dlam = np.einsum("mn,mn->n", G, Kp)  # ∂K_t/∂λ = K_{t-1}
+    dW_h = da.T @ Kp
+    dW_z = dlogits.reshape(T * B, -1).T @ K[1:].reshape(T * B, N)
+    return {"W_h": dW_h, "b_h": da.sum(axis=0), "W_z": dW_z,
+            "b_z": dlogits.sum(axis=(0, 1)), "theta": dlam * la * (1.0 - la)}
+
+
+def _arrays(params):
+    return tuple(np.asarray(params[k], dtype=float) for k in ("W_h", "b_h", "W_z", "b_z"))
+
+
+def tkrnn_forward(params, x, return_states: bool = False):
+    """Run a TKRNN^{+n} over a batch of sequences (eqs. 6-9).
+
+    Parameters
+    ----------
+    params : dict
+        From :func:`init_params` (keys ``W_h, b_h, W_z, b_z, theta``).
+    x : array_like, shape (T, B, I)
+        Inputs.
+    return_states : bool
+        Also return the hidden activations ``y`` (T, B, H) and the kernel
+        states ``K`` (T + 1, B, N).
+
+    Returns
+    -------
+    logits : ndarray, shape (T, B, O)
+        Pre-softmax outputs; ``(logits, y, K)`` with ``return_states``.
+    """
+    I, H, O, n = _shapes(params)
+    x, _, _ = check_batch(x, n_in=I)
+    W_h, b_h, W_z, b_z = _arrays(params)
+    K, y, logits = _forward(W_h, b_h, W_z, b_z, lam(params).ravel(), x, n)
+    return (logits, y, K) if return_states else logits
+
+
+def tkrnn_loss_and_grad(params, x, target, mask=None):
+    """Loss (cross-entropy over masked steps / B) and its exact gradient, in O(T).
+
+    Returns ``(loss, grads)`` with ``grads`` keyed like ``params``; the gradient
+    with respect to ``theta`` includes the chain factor ``λ(1 - λ)``.
+    """
+    I, H, O, n = _shapes(params)
+    x, target, mask = check_batch(x, target, mask, n_in=I, n_out=O)
+    W_h, b_h, W_z, b_z = _arrays(params)
+    la = lam(params).ravel()
+    K, y, logits = _forward(W_h, b_h, W_z, b_z, la, x, n)
+    loss, dlogits, _ = softmax_xent(logits, target, mask)
+    grads = _backward(W_h, W_z, la, K, y, dlogits, n)
+    grads["theta"] = grads["theta"].reshape(n, H + I)
+    return loss, grads
+
+
+def kernel(weights, lambdas, lags) -> np.ndarray:
+    r"""Effective connection weight at each lag: :math:`\kappa(k) = \sum_r w_r \lambda_r^{k-1}`.
+
+    The weight from one sender to one receiver ``k`` steps later in a
+    TKRNN^{+n} whose ``n`` kernels give that connection the weights ``w_r`` and
+    the sender the decays ``λ_r`` (eq. 6 and the TKRNN^{+n} definition).
+
+    Parameters
+    ----------
+    weights, lambdas : array_like, shape (n,)
+        One weight and one decay in (0, 1) per kernel.
+    lags : array_like of int
+        Lags ``k >= 1``.
+    """
+    w = np.atleast_1d(np.asarray(weights, dtype=float))
+    la = check_lambda(np.atleast_1d(lambdas), "lambdas")
+    if w.shape != la.shape or w.ndim != 1:
+        raise ValueError(f"weights and lambdas must be 1-D of the same length, got {w.shape} and {la.shape}")
+    k = np.asarray(lags)
+    if not np.issubdtype(k.dtype, np.integer) or np.any(k < 1):
+        raise ValueError(f"lags must be integers >= 1 (lag 1 is the previous step), got {lags!r}")
+    return (w[:, None] * la[:, None] ** (k.ravel()[None, :] - 1)).sum(axis=0).reshape(k.shape)

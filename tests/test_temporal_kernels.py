@@ -1,0 +1,106 @@
+import dataclasses
+
+import numpy as np
+import pytest
+
+from tempnets import experiments, tkrnn
+from tempnets.chapters import temporal_kernels as tk
+from tempnets.selfcheck import CheckFailed
+from tempnets.sequences import SerialRecall
+
+TINY = tk.Sizes(3, 2, (1, 3), 6, 8, 30, 1e-2, 2, 10, (1, 3, 50), 20)
+
+
+@pytest.fixture
+def tiny(monkeypatch):
+    monkeypatch.setitem(tk.SIZES, "book", TINY)
+    return TINY
+
+
+def test_registered():
+    for eid in ("tk-kernels", "tk-serial-recall"):
+        assert callable(experiments.get(eid).runner())
+
+
+def test_kernels_claims_hold_and_rederive():
+    r = tk.run_kernels()
+    r.claims.verify()
+    again = tk.run_kernels(trained=r.data)
+    assert again.claims.rows() == r.claims.rows()
+    with pytest.raises(ValueError, match="plus2"):
+        tk.run_kernels(trained={"pulse": [], "closed_form": [], "n_params": {}, "multiply_adds": {}})
+
+
+def test_serial_recall_runs_and_rederives_without_training(tiny, monkeypatch):
+    r = tk.run_serial_recall("book", seed=1, progress=False)
+    d = r.data
+    assert set(d["models"]) == set(tk.MODELS)
+    run = d["models"]["TKRNN"]["runs"][0]
+    assert len(run["string"]) == len(TINY.test_delays) and len(run["drift"]) == 50
+    assert len(d["models"]["LSTM"]["runs"]) == TINY.seeds
+    # The baselines are sized to the TKRNN's parameter count (within one unit's worth).
+    n_tk = d["models"]["TKRNN"]["n_params"]
+    assert abs(d["models"]["RNN"]["n_params"] - n_tk) < 0.15 * n_tk
+    assert abs(d["models"]["LSTM"]["n_params"] - n_tk) < 0.15 * n_tk
+    monkeypatch.setattr(tk, "train_one", lambda *a, **k: pytest.fail("trained= must not train"))
+    again = tk.run_serial_recall("book", seed=1, trained=d)
+    assert again.claims.rows() == r.claims.rows()
+    with pytest.raises(ValueError, match="params"):
+        tk.run_serial_recall("book", trained={"models": {}, "sizes": {}})
+
+
+def test_long_delays_sizes():
+    assert tk.LONG_SIZES["book"].delays == (2, 50) and tk.LONG_SIZES["paper"].updates == 10000
+    assert tk.LONG_SIZES["book"].test_delays[-1] == 100
+
+
+def test_long_delays_runner(monkeypatch):
+    monkeypatch.setitem(tk.LONG_SIZES, "book", dataclasses.replace(TINY, delays=(1, 6)))
+    r = tk.run_long_delays("book", progress=False)
+    assert r.data["experiment"] == "tk-long-delays" and tk.sizes_of(r.data).delays == (1, 6)
+    assert tk.run_long_delays("book", trained=r.data).claims.rows() == r.claims.rows()
+
+
+def test_same_seed_same_networks_whatever_the_jobs(tiny):
+    a = tk._train_all(TINY, 3, 1, False)
+    b = tk._train_all(TINY, 3, 2, False)
+    assert a["models"]["TKRNN+2"]["runs"][1]["loss"] == b["models"]["TKRNN+2"]["runs"][1]["loss"]
+    assert a["params"]["LSTM"] == b["params"]["LSTM"]
+
+
+def test_build_and_drift():
+    task = SerialRecall(32, 7, (10, 50))
+    assert tkrnn.lam(tk.build("TKRNN+2", task, 100, 0)).shape == (2, 134)
+    with pytest.raises(ValueError, match="unknown model"):
+        tk.build("GRU", task, 10)
+    states = np.ones((20, 3, 4))
+    assert np.all(tk.hidden_drift(states, task, 10) == 0)
+    states[10] = 2.0
+    assert tk.hidden_drift(states, task, 10)[3] == 1.0  # step L + 3 = 10
+
+
+def test_pulse_states_follow_the_closed_form():
+    S = tk.pulse_states([0.3, 0.9], 10)
+    np.testing.assert_allclose(S, np.array([0.3, 0.9])[:, None] ** np.arange(10), rtol=1e-12)
+    with pytest.raises(ValueError, match=r"\(0, 1\)"):
+        tk.pulse_states([1.2])
+
+
+def test_self_checks_accept_solutions_and_reject_typical_mistakes():
+    tk.check_kernel(lambda w, la, k: (w[:, None] * la[:, None] ** (k[None, :] - 1)).sum(0))
+    with pytest.raises(CheckFailed):
+        tk.check_kernel(lambda w, la, k: (w[:, None] * la[:, None] ** k[None, :]).sum(0))  # λ^k
+    with pytest.raises(CheckFailed):
+        tk.check_kernel(lambda w, la, k: (la[:, None] ** (k[None, :] - 1)).sum(0))  # forgets w
+    tk.check_half_life(np.log(0.5) / np.log(0.9), 0.9)
+    with pytest.raises(CheckFailed):
+        tk.check_half_life(1 / (1 - 0.9), 0.9)  # the mean lag, not the half-life
+    p = tkrnn.init_params(3, 4, 3, 2, rng=0)
+    x = np.eye(3)[np.random.default_rng(0).integers(0, 3, (5, 2))]
+    t = np.zeros((5, 2), int)
+    m = np.ones((5, 2))
+    _, g = tkrnn.tkrnn_loss_and_grad(p, x, t, m)
+    tk.check_lambda_grad(g["theta"], p, x, t, m)
+    la = tkrnn.lam(p)
+    with pytest.raises(CheckFailed):
+        tk.check_lambda_grad(g["theta"] / (la * (1 - la)), p, x, t, m)  # dL/dλ, not dL/dθ
