@@ -36,7 +36,9 @@ def test_every_committed_record_rederives_to_its_recorded_verdicts(path):
             for r, o in zip(now, record["claims"]) if r["verdict"] != o["verdict"]))
     assert [r["holds"] for r in now] == [r["holds"] for r in record["claims"]]
     assert not result.claims.failures(), f"{path.name}: a claim is not as the chapter states"
-    assert record["command"].startswith(f"python -m tempnets reproduce {record['id']} ")
+    assert record["command"] == experiments.command_line(record["id"], record["scale"], record["seed"],
+                                                         record["jobs"]), f"{path.name}: not today's command"
+    assert "argv" not in record, f"{path.name}: an old record field (argv, a local path) is left"
     assert took < 20, f"re-deriving {path.name} took {took:.1f} s"
 
 
