@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import time
 
 import numba
 import numpy as np
@@ -25,6 +24,7 @@ import numpy as np
 from tempnets.grammars import embedded_reber
 from tempnets.srn import pa_attention
 from tempnets.training import TrainConfig, sample_strings, train_online
+from timing import best_time
 
 
 def naive_numpy(strings, h, period, phase, lr=0.01, mom=0.3, seed=0):
@@ -108,13 +108,6 @@ def cpu_name():
     return platform.processor() or platform.machine()
 
 
-def best_time(fn, repeat):
-    best = np.inf
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
 
 
 def main(argv=None):

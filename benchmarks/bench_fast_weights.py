@@ -14,11 +14,11 @@ same slow weights, so both sides compute the same thing.
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 
 from tempnets import fast_weights as fw, streams
+from timing import best_time
 
 
 def naive_numpy(U, xs, xf, d, lr=1.0, T=10.0):
@@ -38,13 +38,6 @@ def naive_numpy(U, xs, xf, d, lr=1.0, T=10.0):
     return U
 
 
-def best_time(fn, repeat):
-    best, out = np.inf, None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
 
 
 def main(argv=None):

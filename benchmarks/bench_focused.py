@@ -20,7 +20,6 @@ needs.  Times are the best of ``--repeat`` runs (the machine may be shared).
 from __future__ import annotations
 
 import argparse
-import time
 
 import numba
 import numpy as np
@@ -28,6 +27,7 @@ import numpy as np
 from tempnets import focused as F
 from tempnets import focused_training as T
 from tempnets import verbs as V
+from timing import best_time
 
 
 def naive_numpy(params, seqs, epochs, mu=0.5, rho=0.05, omega=100.0):
@@ -79,13 +79,6 @@ def naive_numpy(params, seqs, epochs, mu=0.5, rho=0.05, omega=100.0):
     return W_in, b_c, d, z, W_out, b_o
 
 
-def best_of(repeat, fn):
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def main():
@@ -99,11 +92,11 @@ def main():
     init = F.init_many("focused", 8, 25, 13, 1, rng=0)
     cfg = T.FocusedConfig(mu=0.5, rho=0.05)
     T.train(seqs, init, n_epochs=2, config=cfg, progress=False)  # compile
-    fast = best_of(args.repeat, lambda: T.train(seqs, init, n_epochs=args.epochs, config=cfg, progress=False))
+    fast, _ = best_time(lambda: T.train(seqs, init, n_epochs=args.epochs, config=cfg, progress=False), args.repeat)
     # train() evaluates once more after the last update: epochs + 1 forward/gradient sweeps
     fast_us = fast / ((args.epochs + 1) * steps) * 1e6
     naive_epochs = 2
-    slow = best_of(max(1, args.repeat - 1), lambda: naive_numpy(init.network(0), seqs, naive_epochs))
+    slow, _ = best_time(lambda: naive_numpy(init.network(0), seqs, naive_epochs), args.repeat - 1)
     slow_us = slow / (naive_epochs * steps) * 1e6
     # the two must compute the same thing: compare one epoch's result
     a = T.train(seqs, init, n_epochs=1, config=cfg, progress=False).params.network(0)
@@ -115,8 +108,8 @@ def main():
     F.trace_gradient(net, seqs)
     F.bptt_gradient(net, seqs)
     reps = 50
-    tr = best_of(args.repeat, lambda: [F.trace_gradient(net, seqs) for _ in range(reps)]) / reps
-    bp = best_of(args.repeat, lambda: [F.bptt_gradient(net, seqs) for _ in range(reps)]) / reps
+    tr = best_time(lambda: [F.trace_gradient(net, seqs) for _ in range(reps)], args.repeat)[0] / reps
+    bp = best_time(lambda: [F.bptt_gradient(net, seqs) for _ in range(reps)], args.repeat)[0] / reps
     longest = int(np.diff(seqs.offsets).max())
     n, m = 25, 8
     print(f"FOCUSED gradient of one epoch: traces {tr * 1e3:.3f} ms, BPTT {bp * 1e3:.3f} ms, ratio {tr / bp:.2f} "

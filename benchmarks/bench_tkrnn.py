@@ -16,11 +16,11 @@ RNN"; TKRNN^{+n} "n times slower").  Times are the best of ``--repeat`` runs
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 
 from tempnets import rnn_baselines, sequences, tkrnn
+from timing import best_time
 
 
 def naive_numpy(params, x, target, mask):
@@ -58,13 +58,6 @@ def naive_numpy(params, x, target, mask):
     return g
 
 
-def best(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def main():
@@ -79,15 +72,15 @@ def main():
     g_naive = naive_numpy(p, x, target, mask)
     for k in g:  # the two must compute the same thing
         np.testing.assert_allclose(g[k], g_naive[k], rtol=1e-8, atol=1e-12)
-    lib = best(lambda: tkrnn.tkrnn_loss_and_grad(p, x, target, mask), args.repeat)
-    naive = best(lambda: naive_numpy(p, x, target, mask), max(1, args.repeat - 1))
+    lib, _ = best_time(lambda: tkrnn.tkrnn_loss_and_grad(p, x, target, mask), args.repeat)
+    naive, _ = best_time(lambda: naive_numpy(p, x, target, mask), args.repeat - 1)
     per = 1e6 / (T * B)
     print(f"TKRNN step {lib * per:.1f} us/sequence-step (batch 64, 100 units) "
           f"naive numpy {naive * per:.1f} us ratio {naive / lib:.1f}x")
     rnn = rnn_baselines.rnn_init(task.n_in, 100, task.n_out, rng=0)
-    t_rnn = best(lambda: rnn_baselines.rnn_loss_and_grad(rnn, x, target, mask), args.repeat)
+    t_rnn, _ = best_time(lambda: rnn_baselines.rnn_loss_and_grad(rnn, x, target, mask), args.repeat)
     p2 = tkrnn.init_params(task.n_in, 100, task.n_out, 2, rng=0)
-    t_2 = best(lambda: tkrnn.tkrnn_loss_and_grad(p2, x, target, mask), args.repeat)
+    t_2, _ = best_time(lambda: tkrnn.tkrnn_loss_and_grad(p2, x, target, mask), args.repeat)
     print(f"TKRNN / RNN (100 units) time {lib / t_rnn:.2f}x; TKRNN+2 / TKRNN time {t_2 / lib:.2f}x "
           f"(multiply-adds {tkrnn.multiply_adds(34, 100, 33, 2) / tkrnn.multiply_adds(34, 100, 33):.0f}x)")
 
