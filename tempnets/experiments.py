@@ -326,6 +326,26 @@ def write_record(record: dict, path, compact: bool = False) -> None:
         raise
 
 
+def find_record(path) -> Path:
+    """Where the committed record ``path`` (such as ``paper_scale/gsm-acp.json``) is.
+
+    ``path`` itself when it exists.  Otherwise, for a relative path into a
+    ``paper_scale`` folder, the file of that name among the committed records:
+    those of this checkout (``book/paper_scale/``, whatever the working
+    directory) or those installed with the package (``tempnets/paper_scale/``,
+    as in Colab, where a chapter runs without the book's folders).  Failing
+    both, ``path`` unchanged, so that reading it names it.
+    """
+    path = Path(path)
+    if path.exists() or path.is_absolute() or path.parent.name != "paper_scale":
+        return path
+    package = Path(__file__).resolve().parent
+    for folder in (package.parent / "book" / "paper_scale", package / "paper_scale"):
+        if (folder / path.name).is_file():
+            return folder / path.name
+    return path
+
+
 def read_record(path) -> dict:
     """Read a record written by :func:`write_record` (e.g. a paper-scale run a chapter shows).
 
@@ -339,6 +359,7 @@ def read_record(path) -> dict:
         Naming the file, if it is not valid JSON (empty, truncated) or not a
         record (a missing field, claims that are not rows).
     """
+    path = find_record(path)
     try:
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
@@ -398,6 +419,7 @@ def rederive(path, **kwargs) -> tuple[Result, dict]:
     """
     from .training import TrainingForbidden, no_training
 
+    path = find_record(path)
     record = read_record(path)
     try:
         experiment = get(record["id"])

@@ -180,3 +180,30 @@ def test_numpy_integer_seeds_and_jobs_are_accepted():
     assert pa._seed(np.int64(3), "test") == pa._seed(3, "test")
     with pa._threads(np.int64(1)):
         pass
+
+
+# ----------------------------------------------------------------------------- finding records
+
+def test_a_chapter_finds_its_records_from_any_working_directory(tmp_path, monkeypatch):
+    """Colab runs a chapter in an empty folder: ``paper_scale/<id>.json`` must still resolve."""
+    monkeypatch.chdir(tmp_path)
+    assert experiments.find_record("paper_scale/pa-8.4.json") == ROOT / "book" / "paper_scale" / "pa-8.4.json"
+    result, record = experiments.rederive("paper_scale/pa-8.4.json")  # needs pa-8.1, found alike
+    assert record["id"] == "pa-8.4" and not result.claims.failures()
+    assert experiments.find_record("elsewhere/pa-8.4.json") == Path("elsewhere/pa-8.4.json")
+    with pytest.raises(FileNotFoundError, match="no-such-record"):
+        experiments.read_record("paper_scale/no-such-record.json")
+
+
+def test_the_package_ships_every_committed_record(tmp_path):
+    """A wheel (what Colab's ``pip install`` builds) holds book/paper_scale/ as tempnets/paper_scale/."""
+    import subprocess
+    import sys
+    import zipfile
+
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                    "--wheel-dir", str(tmp_path), str(ROOT)], check=True, cwd=tmp_path)
+    (wheel,) = tmp_path.glob("tempnets-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {f"tempnets/paper_scale/{p.name}" for p in RECORDS} <= names
+    assert "tempnets/chapters/__init__.py" in names
