@@ -78,3 +78,21 @@ def test_bad_config():
         OptimConfig(clip_norm=0)
     with pytest.raises(ValueError, match="n_steps"):
         train(quad, {"w": np.zeros(1)}, lambda rng: (None, None, None), -1)
+
+
+def test_training_runs_numpy_blas_on_one_thread():
+    """A second BLAS thread made training 20x slower on a busy machine (optim.one_blas_thread)."""
+    from threadpoolctl import threadpool_info
+
+    def blas_threads():
+        return {i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"}
+
+    seen = []
+
+    def loss_and_grad(params, x, target, mask):
+        seen.append(blas_threads())
+        return float(np.sum(params["w"] ** 2)), {"w": 2 * params["w"]}
+
+    optim.train(loss_and_grad, {"w": np.ones(3)}, lambda g: (None, None, None), 3, progress=False)
+    assert seen == [{1}] * 3
+    assert blas_threads(), "no BLAS library found"

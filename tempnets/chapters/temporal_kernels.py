@@ -205,13 +205,14 @@ def evaluate(name: str, params, sz: Sizes, seed: int = 0) -> dict:
     """Accuracy per symbol and per string at each test delay, and the drift at the longest one."""
     task = sz.task
     out = {"symbol": [], "string": []}
-    for j, d in enumerate(sz.test_delays):
-        x, t, m, _, _ = sq.make_batch(task, sz.n_test, np.random.default_rng([seed, 20_000 + j]),
-                                      delay=d)
-        logits, states = hidden_states(name, params, x)
-        sc = sq.recall_scores(logits, t, m)
-        out["symbol"].append(sc["symbol"])
-        out["string"].append(sc["string"])
+    with optim.one_blas_thread():
+        for j, d in enumerate(sz.test_delays):
+            x, t, m, _, _ = sq.make_batch(task, sz.n_test, np.random.default_rng([seed, 20_000 + j]),
+                                          delay=d)
+            logits, states = hidden_states(name, params, x)
+            sc = sq.recall_scores(logits, t, m)
+            out["symbol"].append(sc["symbol"])
+            out["string"].append(sc["string"])
     out["drift"] = hidden_drift(states, task, sz.test_delays[-1]).tolist()
     return out
 
