@@ -140,6 +140,49 @@ def _lines(text: str) -> list:
     return text.splitlines(keepends=True)
 
 
+def executed_notebook(nb: dict, ran) -> dict:
+    """The instructor build's executed copy of ``nb``, whose copy is ``ran`` (in ``jupyter_execute``).
+
+    Taken from the build's jupyter-cache (``_build/.jupyter_cache``, beside
+    ``jupyter_execute``) when it holds ``nb``: myst-nb writes a notebook it took
+    from the cache to ``jupyter_execute`` without its outputs.  Otherwise ``ran``
+    itself, which must then hold outputs.
+
+    Raises
+    ------
+    FileNotFoundError
+        Neither the cache nor ``ran`` has the notebook (build the instructor edition first).
+    ValueError
+        The executed notebook has code but no outputs at all.
+    """
+    import json
+    from pathlib import Path
+
+    ran = Path(ran)
+    cache_dir = None
+    for folder in ran.parents:
+        if folder.name == "jupyter_execute":
+            cache_dir = folder.parent / ".jupyter_cache"
+            break
+    if cache_dir is not None and cache_dir.is_dir():
+        import nbformat
+        from jupyter_cache import get_cache
+
+        try:
+            _, merged = get_cache(str(cache_dir)).merge_match_into_notebook(nbformat.from_dict(nb))
+            return json.loads(nbformat.writes(merged))
+        except KeyError:
+            pass  # not in the cache (executed otherwise): use jupyter_execute
+    if not ran.exists():
+        raise FileNotFoundError(f"{ran} is missing: build the instructor edition first (make book)")
+    executed = json.loads(ran.read_text(encoding="utf-8"))
+    code = [c for c in executed["cells"] if c["cell_type"] == "code" and _text(c["source"]).strip()]
+    if code and not any(c.get("outputs") for c in code):
+        raise ValueError(f"{ran} has no outputs (and the build's jupyter-cache does not hold it): "
+                         "build the instructor edition afresh (make clean book)")
+    return executed
+
+
 def write_student_sources(root, out, executed_dir=None) -> list:
     """Write the student edition's sources: ``root``'s ``_toc.yml`` and ``book/`` with student notebooks.
 
@@ -160,12 +203,7 @@ def write_student_sources(root, out, executed_dir=None) -> list:
     for path in sorted((out / "book").rglob("*.ipynb")):
         rel = path.relative_to(out)
         nb = json.loads((root / rel).read_text(encoding="utf-8"))
-        executed = None
-        if executed_dir is not None:
-            ran = Path(executed_dir) / rel
-            if not ran.exists():
-                raise FileNotFoundError(f"{ran} is missing: build the instructor edition first (make book)")
-            executed = json.loads(ran.read_text(encoding="utf-8"))
+        executed = None if executed_dir is None else executed_notebook(nb, Path(executed_dir) / rel)
         path.write_text(json.dumps(student_notebook(nb, executed), indent=1, ensure_ascii=False) + "\n",
                         encoding="utf-8")
         written.append(path)

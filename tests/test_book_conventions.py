@@ -231,6 +231,34 @@ def test_student_notebook_takes_outputs_from_the_executed_notebook():
         student_notebook(nb, {"cells": [code("x = 2\n"), code(exercise)]})
 
 
+def test_student_outputs_come_from_the_build_cache_when_jupyter_execute_has_none(tmp_path):
+    """myst-nb writes a notebook it took from its cache to jupyter_execute without outputs; the
+    student edition then lost every output of that page (seen after an interrupted build)."""
+    import nbformat
+    from jupyter_cache import get_cache
+
+    from tempnets.bookconfig import executed_notebook
+
+    source = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(1)")])
+    done = nbformat.from_dict(json.loads(nbformat.writes(source)))
+    done.cells[0].outputs = [nbformat.v4.new_output("stream", name="stdout", text="1\n")]
+    (tmp_path / "done.ipynb").write_text(nbformat.writes(done))
+    build = tmp_path / "_build"
+    get_cache(str(build / ".jupyter_cache")).cache_notebook_file(str(tmp_path / "done.ipynb"),
+                                                                  check_validity=False)
+    ran = build / "jupyter_execute" / "book" / "page.ipynb"
+    ran.parent.mkdir(parents=True)
+    ran.write_text(nbformat.writes(source))  # what myst-nb leaves there on a cache hit
+    nb = json.loads(nbformat.writes(source))
+    assert "".join(executed_notebook(nb, ran)["cells"][0]["outputs"][0]["text"]) == "1\n"
+    other = json.loads(nbformat.writes(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 2")])))
+    ran.write_text(json.dumps(other))
+    with pytest.raises(ValueError, match="has no outputs"):
+        executed_notebook(other, ran)  # not in the cache, and no outputs: refuse, do not lose them
+    with pytest.raises(FileNotFoundError, match="make book"):
+        executed_notebook(other, build / "jupyter_execute" / "book" / "missing.ipynb")
+
+
 def test_student_code_rejects_unbalanced_markers():
     for bad in (f"{BEGIN}\nx = 1\n", f"x = 1\n{END}\n", f"{BEGIN}\n{BEGIN}\n{END}\n"):
         with pytest.raises(ValueError):
