@@ -7,7 +7,7 @@ method of the appendix, one equation per line.  The compiled kernels must equal 
 
 import numpy as np
 
-from tempnets.focused import FocusedParams, FullParams
+from tempnets.focused import FocusedParams
 
 
 def sigma(u):

@@ -333,7 +333,6 @@ def test_generalisation_sweep_trains_experiment_2s_networks():
 
 
 def test_learning_phase_claim_asks_for_a_change_of_order():
-    from tempnets import claims
     tests = list(range(0, 1001, 50))
     for best, holds in (([6] * 21, False), ([0, 1, 1] + [3] * 10 + [6] * 8, True), ([0] * 21, False)):
         t = claims.ClaimsTable()

@@ -4,7 +4,6 @@ and rejects the typical wrong answers, with a message that says what is wrong.""
 import numpy as np
 import pytest
 
-from tempnets import grammars
 from tempnets.chapters import checking_our_work as cow
 from tempnets.chapters import graded_state_machines as gsm
 from tempnets.chapters import periodically_attentive_units as pa

@@ -935,7 +935,6 @@ def run_fig6_2(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Res
     s = _summary(runs)
     srn_e, srn_f = np.array(s["SRN"]["embed"]), np.array(s["SRN"]["final"])
     pa_e, pa_f = np.array(s["PA"]["embed"]), np.array(s["PA"]["final"])
-    th = THESIS["fig6.2"]
     t = claims.ClaimsTable(f"Figure 6.2: time-varying indicator ({_scale_note(sz)})")
     t.add("SRNs still learn the short-term part: mean embed >= 90%", "Figure 6.2",
           thesis_average("fig6.2", "SRN", "embed"), round(float(srn_e.mean()), 1), claims.at_least(90.0))

@@ -41,7 +41,6 @@ import numpy as np
 from .. import claims, optim, rnn_baselines as rb, sequences as sq, tkrnn
 from ..experiments import Result
 from ..progress import progress_bar
-from ..random import as_generator
 from ..scale import get_scale
 from ..selfcheck import check_function, check_value
 
