@@ -104,3 +104,21 @@ def test_self_checks_accept_solutions_and_reject_typical_mistakes():
     la = tkrnn.lam(p)
     with pytest.raises(CheckFailed):
         tk.check_lambda_grad(g["theta"] / (la * (1 - la)), p, x, t, m)  # dL/dλ, not dL/dθ
+
+
+def test_stable_and_comparable_need_a_stored_string():
+    """A state that holds nothing is trivially stable and two failures trivially comparable:
+    both claims hold for the recorded 6-bit run and stop holding when no string is stored."""
+    import copy
+    data = experiments.read_record("paper_scale/tk-long-delays.json")["data"]
+    held = {c.statement.split(":")[0]: c for c in tk.run_long_delays("paper", trained=data).claims.claims}
+    assert held["the string is held as a stable hidden state"].holds
+    assert held["comparable to the LSTM"].holds
+    forgot = copy.deepcopy(data)
+    for name in ("TKRNN", "LSTM"):
+        for run in forgot["models"][name]["runs"]:
+            run["string"] = [0.0] * len(run["string"])
+    lost = {c.statement.split(":")[0]: c for c in tk.run_long_delays("paper", trained=forgot).claims.claims}
+    stable, comparable = lost["the string is held as a stable hidden state"], lost["comparable to the LSTM"]
+    assert not stable.holds and "no string is stored" in stable.note
+    assert not comparable.holds and "neither learns" in comparable.note

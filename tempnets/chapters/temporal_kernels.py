@@ -365,13 +365,23 @@ def _recall_claims(data, sz, expect, scale) -> claims.ClaimsTable:
           f"{PAPER['bits']} bits, ≥ {PAPER['steps']} steps", round(acc50["TKRNN"], 3),
           claims.at_least(CRITERION), expected=expect["store50"],
           note="" if paper_task else "a smaller task than the paper's 35 bits")
-    t.add("the string is held as a stable hidden state: RMS change per unit per step over the "
-          f"last 10 steps of a {delays[-1]}-step delay ≤ {STABLE}", "§1", None,
-          round(drift["TKRNN"], 4), claims.at_most(STABLE), expected=expect["stable"],
-          note=f"LSTM (h): {drift['LSTM']:.4f}")
-    t.add("comparable to the LSTM: |TKRNN − LSTM| string accuracy at the longest training delay "
-          "≤ 0.05", "§1", None, round(abs(acc["TKRNN"] - acc["LSTM"]), 3), claims.at_most(0.05),
-          expected=expect["lstm"], note=f"TKRNN {acc['TKRNN']:.3f}, LSTM {acc['LSTM']:.3f}")
+    # A state that holds no string is trivially stable, and two models that both fail are
+    # trivially comparable: these two claims need a recalled string, or they do not hold (nan).
+    recalled = acc50["TKRNN"] >= CRITERION
+    t.add(f"the string is held as a stable hidden state: stored for {delays[j50]} steps (as above) "
+          f"and an RMS change per unit per step over the last 10 steps of a {delays[-1]}-step "
+          f"delay ≤ {STABLE}", "§1", None,
+          round(drift["TKRNN"], 4) if recalled else math.nan, claims.at_most(STABLE),
+          expected=expect["stable"],
+          note=(f"LSTM (h): {drift['LSTM']:.4f}" if recalled else
+                f"no string is stored (string accuracy {acc50['TKRNN']:.3f} at delay "
+                f"{delays[j50]}); its state drifts {drift['TKRNN']:.4f}"))
+    learned = max(acc["TKRNN"], acc["LSTM"]) >= CRITERION
+    t.add("comparable to the LSTM: one of them learns the task and |TKRNN − LSTM| string accuracy "
+          "at the longest training delay ≤ 0.05", "§1", None,
+          round(abs(acc["TKRNN"] - acc["LSTM"]), 3) if learned else math.nan, claims.at_most(0.05),
+          expected=expect["lstm"], note=f"TKRNN {acc['TKRNN']:.3f}, LSTM {acc['LSTM']:.3f}"
+          + ("" if learned else ": neither learns the task"))
     t.add("much easier than a standard RNN: TKRNN − RNN string accuracy at the longest training "
           "delay ≥ 0.5", "abstract", None, round(acc["TKRNN"] - acc["RNN"], 3), claims.at_least(0.5),
           expected=expect["rnn"], note=f"RNN {acc['RNN']:.3f} with {m['RNN']['n_params']} parameters")
@@ -386,17 +396,16 @@ def _recall_claims(data, sz, expect, scale) -> claims.ClaimsTable:
 _EXPECT = {
     ("tk-serial-recall", "book"): {"learns": True, "store50": False, "stable": False, "lstm": True,
                                    "rnn": True, "plus_n": True},
-    ("tk-serial-recall", "paper"): {"learns": True, "store50": True, "stable": True, "lstm": True,
-                                    "rnn": True, "plus_n": True},
-    ("tk-long-delays", "book"): {"learns": False, "store50": False, "stable": True, "lstm": False,
+    ("tk-serial-recall", "paper"): {"learns": False, "store50": False, "stable": False,
+                                    "lstm": False, "rnn": False, "plus_n": False},
+    ("tk-long-delays", "book"): {"learns": False, "store50": False, "stable": False, "lstm": False,
                                  "rnn": False, "plus_n": True},
     ("tk-long-delays", "paper"): {"learns": True, "store50": True, "stable": True, "lstm": True,
                                   "rnn": True, "plus_n": True},
 }
 """Whether each claim holds, per experiment and scale, as the chapter reports it: measured
-(both book scales, seed 0; ``tk-long-delays`` at paper scale, recorded in
-``book/paper_scale/``), then written here.  The paper-scale ``tk-serial-recall`` entries are the paper's statements; that
-run has not been made."""
+(book scale, seed 0; paper scale, the runs recorded in ``book/paper_scale/``), then written
+here.  At paper scale no model learned the 35-bit task in 20,000 updates."""
 
 
 # ----------------------------------------------------------------------------- kernels
