@@ -4,6 +4,7 @@ One module per idea (see the README's layout paragraph):
 
 ==================  ==========================================================
 ``random``          the one way randomness enters: :func:`as_generator`
+``checks``          argument checks shared by the library (clear errors)
 ``gradcheck``       central-difference gradient checks used by tests and chapters
 ``claims``          paper-vs-ours claims tables that fail loudly
 ``scale``           ``book`` / ``paper`` experiment sizes (``TEMPNETS_SCALE``)

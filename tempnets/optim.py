@@ -31,6 +31,7 @@ from typing import Callable
 
 import numpy as np
 
+from .checks import count
 from .progress import progress_bar
 from .random import as_generator
 from .training import DivergenceError
@@ -162,8 +163,7 @@ def train(loss_and_grad: Callable, params: dict, sample: Callable, n_steps: int,
         When a loss, gradient or weight becomes NaN or infinite (the message
         says at which update).
     """
-    if isinstance(n_steps, bool) or not isinstance(n_steps, numbers.Integral) or n_steps < 0:
-        raise ValueError(f"n_steps must be a non-negative integer, got {n_steps!r}")
+    count("n_steps", n_steps)
     gen = as_generator(rng)
     state = adam_init(params)
     params = {k: np.array(v, dtype=float) for k, v in params.items()}

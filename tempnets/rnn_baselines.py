@@ -27,7 +27,8 @@ from __future__ import annotations
 import numpy as np
 
 from .random import as_generator
-from .tkrnn import _logistic, _positive_int, check_batch, softmax_xent
+from .checks import count
+from .tkrnn import _logistic, check_batch, softmax_xent
 
 __all__ = ["rnn_init", "rnn_forward", "rnn_loss_and_grad", "lstm_init", "lstm_forward",
            "lstm_loss_and_grad", "n_params", "matched_hidden"]
@@ -50,7 +51,7 @@ def matched_hidden(kind: str, n_in: int, n_out: int, target: int) -> int:
 
 
 def _init(gates, n_in, n_hidden, n_out, rng, scale):
-    I, H, O = (_positive_int(k, v) for k, v in (("n_in", n_in), ("n_hidden", n_hidden),
+    I, H, O = (count(k, v, 1) for k, v in (("n_in", n_in), ("n_hidden", n_hidden),
                                                  ("n_out", n_out)))
     gen = as_generator(rng)
     std = scale / np.sqrt(H + I)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .checks import count
 from .random import as_generator
 
 __all__ = ["SerialRecall", "make_batch", "encode", "recall_scores"]
@@ -56,9 +57,7 @@ class SerialRecall:
 
     def __post_init__(self):
         for name, low in (("alphabet", 2), ("length", 1)):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < low:
-                raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
+            count(name, getattr(self, name), low)
         d = self.delays
         if (not isinstance(d, (tuple, list)) or len(d) != 2
                 or not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in d)
@@ -83,13 +82,7 @@ class SerialRecall:
 
     def steps(self, delay: int) -> int:
         """Sequence length ``2L + D + 1``."""
-        return 2 * self.length + _delay(delay) + 1
-
-
-def _delay(d) -> int:
-    if isinstance(d, bool) or not isinstance(d, numbers.Integral) or d < 0:
-        raise ValueError(f"a delay must be an integer >= 0, got {d!r}")
-    return int(d)
+        return 2 * self.length + count("a delay", delay) + 1
 
 
 def encode(task: SerialRecall, strings, delays):
@@ -119,7 +112,7 @@ def encode(task: SerialRecall, strings, delays):
     B, L = s.shape
     d = np.broadcast_to(np.asarray(delays), (B,))
     for v in np.unique(d):
-        _delay(int(v) if np.issubdtype(np.asarray(v).dtype, np.integer) else v)
+        count("a delay", int(v) if np.issubdtype(np.asarray(v).dtype, np.integer) else v)
     d = d.astype(np.int64)
     T = 2 * L + int(d.max()) + 1
     A = task.alphabet
@@ -139,14 +132,13 @@ def make_batch(task: SerialRecall, batch_size: int, rng=None, delay=None):
 
     Returns ``(x, target, mask, strings, delays)`` (see :func:`encode`).
     """
-    if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) or batch_size < 1:
-        raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+    count("batch_size", batch_size, 1)
     gen = as_generator(rng)
     strings = gen.integers(0, task.alphabet, (batch_size, task.length))
     if delay is None:
         delays = gen.integers(task.delays[0], task.delays[1] + 1, batch_size)
     else:
-        delays = np.full(batch_size, _delay(delay))
+        delays = np.full(batch_size, count("a delay", delay))
     return (*encode(task, strings, delays), strings, delays)
 
 

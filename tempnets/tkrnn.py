@@ -63,10 +63,9 @@ like an RNN's: see :func:`_backward`.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
+from .checks import count
 from .random import as_generator
 
 __all__ = ["init_params", "lam", "tkrnn_forward", "tkrnn_loss_and_grad", "kernel", "blocks",
@@ -77,12 +76,6 @@ PARAM_NAMES = ("W_h", "b_h", "W_z", "b_z", "theta")
 
 def _logistic(u):
     return 0.5 * (1.0 + np.tanh(0.5 * u))  # = 1 / (1 + exp(-u)) without overflow warnings
-
-
-def _positive_int(name, v, minimum=1):
-    if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {v!r}")
-    return int(v)
 
 
 def check_lambda(values, name="lambda") -> np.ndarray:
@@ -116,9 +109,9 @@ def init_params(n_in: int, n_hidden: int, n_out: int, n_kernels: int = 1, rng=No
     scale : float
         Multiplies every initial weight.
     """
-    I, H, O = (_positive_int(k, v) for k, v in (("n_in", n_in), ("n_hidden", n_hidden),
+    I, H, O = (count(k, v, 1) for k, v in (("n_in", n_in), ("n_hidden", n_hidden),
                                                  ("n_out", n_out)))
-    n = _positive_int("n_kernels", n_kernels)
+    n = count("n_kernels", n_kernels, 1)
     lo, hi = check_lambda(lam_range, "lam_range")
     if lo > hi:
         raise ValueError(f"lam_range must be (low, high) with low <= high, got {lam_range!r}")

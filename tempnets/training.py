@@ -34,6 +34,7 @@ import numba
 import numpy as np
 
 from . import bptt
+from .checks import count
 from .progress import progress_bar
 from .random import as_generator, spawn
 from .srn import (SRNParams, _draw_params, as_flat_strings, check_attention, check_memory,
@@ -231,22 +232,16 @@ def _check_config_type(config):
         raise TypeError(f"config must be a TrainConfig, got {type(config).__name__}")
 
 
-def _check_count(name, v, lo=0):
-    if not isinstance(v, numbers.Integral) or isinstance(v, bool) or v < lo:
-        raise ValueError(f"{name} must be an integer >= {lo}, got {v!r}")
-    return int(v)
-
-
 def _start(config, n_in, n_out, n_networks, rng, params):
     """Validate, spawn one generator per network and build initial parameters (copies)."""
     if not isinstance(config, TrainConfig):
         raise TypeError(f"config must be a TrainConfig, got {type(config).__name__}")
     config.validate()
     if isinstance(n_networks, numbers.Integral) and not isinstance(n_networks, bool):
-        ids = range(_check_count("n_networks", n_networks, 1))
+        ids = range(count("n_networks", n_networks, 1))
     else:
         try:
-            ids = [int(_check_count("network index", i)) for i in n_networks]
+            ids = [int(count("network index", i)) for i in n_networks]
         except TypeError:
             raise TypeError("n_networks must be an int R (networks 0..R-1) or a sequence of "
                             f"network indices, got {n_networks!r}") from None
@@ -385,8 +380,8 @@ def train_epochs(strings, offsets=None, *, n_epochs: int, config: TrainConfig = 
     n_str = offsets.size - 1
     if n_str < 1:
         raise ValueError("need at least one training string")
-    n_epochs = _check_count("n_epochs", n_epochs)
-    chunk_strings = _check_count("chunk_strings", chunk_strings, 1)
+    n_epochs = count("n_epochs", n_epochs)
+    chunk_strings = count("chunk_strings", chunk_strings, 1)
     n_sym = int(flat.max()) + 1 if flat.size else 1
     n_in = config.n_in or (params.sizes[0] if params is not None else n_sym)
     n_out = config.n_out or (params.sizes[2] if params is not None else n_sym)
@@ -585,8 +580,8 @@ def sample_strings(tables, n_strings: int, rng=None, *, max_length: int = 100_00
     """
     t = _check_tables(tables)
     gen = as_generator(rng)
-    flat, offsets, _ = _sample_for(t, gen, np.zeros(0), _check_count("n_strings", n_strings),
-                                   _check_count("max_length", max_length, 1), 16 * n_strings)
+    flat, offsets, _ = _sample_for(t, gen, np.zeros(0), count("n_strings", n_strings),
+                                   count("max_length", max_length, 1), 16 * n_strings)
     return flat, offsets
 
 
@@ -646,9 +641,9 @@ def train_online(tables, n_strings: int, *, config: TrainConfig = TrainConfig(),
         raise ValueError(f"params: give None, one SRNParams, or one per config ({len(configs)}); "
                          f"got {len(inits)} entries")
     t = _check_tables(tables)
-    n_strings = _check_count("n_strings", n_strings)
-    chunk_strings = _check_count("chunk_strings", chunk_strings, 1)
-    max_length = _check_count("max_length", max_length, 2)
+    n_strings = count("n_strings", n_strings)
+    chunk_strings = count("chunk_strings", chunk_strings, 1)
+    max_length = count("max_length", max_length, 2)
     n_sym = int(t[0].max()) + 1
     first = inits[0]
     n_in = configs[0].n_in or (first.sizes[0] if first is not None else n_sym)
