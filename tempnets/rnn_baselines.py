@@ -110,7 +110,7 @@ def rnn_loss_and_grad(params, x, target, mask=None):
     x, target, mask = check_batch(x, target, mask, n_in=I, n_out=O)
     W_h, b_h, W_z, b_z = (np.asarray(params[k], float) for k in PARAM_NAMES)
     v, logits = _rnn_forward(W_h, b_h, W_z, b_z, x)
-    loss, do, _ = softmax_xent(logits, target, mask)
+    loss, do = softmax_xent(logits, target, mask)
     T, B, _ = x.shape
     dy_out = (do @ W_z)[:, :, :H]  # backprop into y_t from the output
     da = np.empty((T, B, H))
@@ -164,7 +164,7 @@ def lstm_loss_and_grad(params, x, target, mask=None):
     x, target, mask = check_batch(x, target, mask, n_in=I, n_out=O)
     W_h, b_h, W_z, b_z = (np.asarray(params[k], float) for k in PARAM_NAMES)
     hx, c, gates, logits = _lstm_forward(W_h, b_h, W_z, b_z, x)
-    loss, do, _ = softmax_xent(logits, target, mask)
+    loss, do = softmax_xent(logits, target, mask)
     T, B, _ = x.shape
     dh_out = (do @ W_z)[:, :, :H]
     da = np.empty((T, B, 4 * H))

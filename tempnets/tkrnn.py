@@ -201,20 +201,20 @@ def check_batch(x, target=None, mask=None, n_in=None, n_out=None):
 def softmax_xent(logits, target, mask):
     """Softmax cross-entropy (eqs. 4-5) summed over masked steps, divided by the batch size.
 
-    Returns ``(loss, dlogits, probabilities)``; shared by every model of the book's
+    Returns ``(loss, dL/dlogits)``; shared by every model of the book's
     serial-recall chapter, so that all are trained on the same loss.
     """
     B = logits.shape[1]
     shifted = logits - logits.max(axis=-1, keepdims=True)
-    p = np.exp(shifted)
-    p /= p.sum(axis=-1, keepdims=True)
-    logp_t = np.take_along_axis(shifted, target[..., None], -1)[..., 0] \
-        - np.log(np.exp(shifted).sum(axis=-1))
+    e = np.exp(shifted)
+    total = e.sum(axis=-1)
+    logp_t = np.take_along_axis(shifted, target[..., None], -1)[..., 0] - np.log(total)
     loss = -float(np.sum(mask * logp_t)) / B
-    d = p.copy()
+    d = e  # becomes the softmax p, then p - onehot(target), weighted by mask / B
+    d /= total[..., None]
     np.put_along_axis(d, target[..., None], np.take_along_axis(d, target[..., None], -1) - 1.0, -1)
     d *= (mask / B)[..., None]
-    return loss, d, p
+    return loss, d
 
 
 def _forward(W_h, b_h, W_z, b_z, la, x, n):
@@ -311,7 +311,7 @@ def tkrnn_loss_and_grad(params, x, target, mask=None):
     W_h, b_h, W_z, b_z = _arrays(params)
     la = lam(params).ravel()
     K, y, logits = _forward(W_h, b_h, W_z, b_z, la, x, n)
-    loss, dlogits, _ = softmax_xent(logits, target, mask)
+    loss, dlogits = softmax_xent(logits, target, mask)
     grads = _backward(W_h, W_z, la, K, y, dlogits, n)
     grads["theta"] = grads["theta"].reshape(n, H + I)
     return loss, grads

@@ -42,7 +42,7 @@ def unrolled_grad(params, x, target, mask):
     I, H, O, n = tkrnn._shapes(params)
     la = tkrnn.lam(params).ravel()
     y, logits, v = unrolled_forward(params, x)
-    _, do, _ = tkrnn.softmax_xent(logits, target, mask)
+    _, do = tkrnn.softmax_xent(logits, target, mask)
     T, B, _ = x.shape
     ez = do @ params["W_z"]  # (T, B, N): error arriving at the output's kernel inputs
     da = np.zeros((T, B, H))
