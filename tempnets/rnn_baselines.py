@@ -86,22 +86,32 @@ def rnn_init(n_in, n_hidden, n_out, rng=None, scale=1.0) -> dict:
     return _init(1, n_in, n_hidden, n_out, rng, scale)
 
 
+def _step_inputs(x, H):
+    """``inp`` (T + 1, B, H + I) with ``inp[t] = [h_{t-1}, x_t]`` once the loop has written
+    every ``h_{t-1}`` (``h_{-1} = 0``): the hidden layer's input at step ``t`` (``inp[T, :, H:]``
+    is unused), kept whole for the backward pass instead of concatenated step by step."""
+    T, B, I = x.shape
+    inp = np.zeros((T + 1, B, H + I))
+    inp[:T, :, H:] = x
+    return inp
+
+
 def _rnn_forward(W_h, b_h, W_z, b_z, x):
     T, B, I = x.shape
     H = W_h.shape[0]
-    v = np.zeros((T + 1, B, H + I))  # v[t + 1] = [y_t, x_t]; v[0] = [y_0 = 0, 0]
-    v[1:, :, H:] = x
+    inp = _step_inputs(x, H)
     for t in range(T):
-        v[t + 1, :, :H] = _logistic(np.concatenate([v[t, :, :H], x[t]], axis=1) @ W_h.T + b_h)
-    return v, v[1:] @ W_z.T + b_z
+        inp[t + 1, :, :H] = _logistic(inp[t] @ W_h.T + b_h)
+    v = np.concatenate([inp[1:, :, :H], x], axis=2)  # [y_t, x_t], what the outputs see
+    return inp, v, v @ W_z.T + b_z
 
 
 def rnn_forward(params, x, return_states=False):
     """Logits ``(T, B, O)`` of eqs. 1-2 (and hidden states ``(T, B, H)`` with ``return_states``)."""
     I, H, O = _shapes(params, 1, "RNN")
     x, _, _ = check_batch(x, n_in=I)
-    v, logits = _rnn_forward(*(np.asarray(params[k], float) for k in PARAM_NAMES), x)
-    return (logits, v[1:, :, :H]) if return_states else logits
+    inp, _, logits = _rnn_forward(*(np.asarray(params[k], float) for k in PARAM_NAMES), x)
+    return (logits, inp[1:, :, :H]) if return_states else logits
 
 
 def rnn_loss_and_grad(params, x, target, mask=None):
@@ -109,19 +119,18 @@ def rnn_loss_and_grad(params, x, target, mask=None):
     I, H, O = _shapes(params, 1, "RNN")
     x, target, mask = check_batch(x, target, mask, n_in=I, n_out=O)
     W_h, b_h, W_z, b_z = (np.asarray(params[k], float) for k in PARAM_NAMES)
-    v, logits = _rnn_forward(W_h, b_h, W_z, b_z, x)
+    inp, v, logits = _rnn_forward(W_h, b_h, W_z, b_z, x)
     loss, do = softmax_xent(logits, target, mask)
     T, B, _ = x.shape
     dy_out = (do @ W_z)[:, :, :H]  # backprop into y_t from the output
     da = np.empty((T, B, H))
     dh_next = np.zeros((B, H))
     for t in range(T - 1, -1, -1):
-        y = v[t + 1, :, :H]
+        y = inp[t + 1, :, :H]
         da[t] = (dy_out[t] + dh_next) * y * (1 - y)
         dh_next = da[t] @ W_h[:, :H]  # backprop into y_{t-1} through W_yy
-    inp = np.concatenate([v[:-1, :, :H], x], axis=2)  # [y_{t-1}, x_t]
-    return loss, {"W_h": _outer_sum(da, inp), "b_h": da.sum((0, 1)),
-                  "W_z": _outer_sum(do, v[1:]), "b_z": do.sum((0, 1))}
+    return loss, {"W_h": _outer_sum(da, inp[:T]), "b_h": da.sum((0, 1)),
+                  "W_z": _outer_sum(do, v), "b_z": do.sum((0, 1))}
 
 
 # ----------------------------------------------------------------------------- LSTM
@@ -136,26 +145,26 @@ def lstm_init(n_in, n_hidden, n_out, rng=None, scale=1.0, forget_bias=1.0) -> di
 def _lstm_forward(W_h, b_h, W_z, b_z, x):
     T, B, I = x.shape
     H = W_h.shape[0] // 4
-    hx = np.zeros((T + 1, B, H + I))  # hx[t + 1] = [h_t, x_t]
-    hx[1:, :, H:] = x
+    inp = _step_inputs(x, H)
     c = np.zeros((T + 1, B, H))
     gates = np.empty((T, B, 4 * H))
     for t in range(T):
-        a = np.concatenate([hx[t, :, :H], x[t]], axis=1) @ W_h.T + b_h
+        a = inp[t] @ W_h.T + b_h
         g = gates[t]
         g[:, :3 * H] = _logistic(a[:, :3 * H])
         g[:, 3 * H:] = np.tanh(a[:, 3 * H:])
         c[t + 1] = g[:, H:2 * H] * c[t] + g[:, :H] * g[:, 3 * H:]
-        hx[t + 1, :, :H] = g[:, 2 * H:3 * H] * np.tanh(c[t + 1])
-    return hx, c, gates, hx[1:] @ W_z.T + b_z
+        inp[t + 1, :, :H] = g[:, 2 * H:3 * H] * np.tanh(c[t + 1])
+    hx = np.concatenate([inp[1:, :, :H], x], axis=2)  # [h_t, x_t], what the outputs see
+    return inp, hx, c, gates, hx @ W_z.T + b_z
 
 
 def lstm_forward(params, x, return_states=False):
     """Logits ``(T, B, O)`` (and ``(h, c)``, each ``(T, B, H)``, with ``return_states``)."""
     I, H, O = _shapes(params, 4, "LSTM")
     x, _, _ = check_batch(x, n_in=I)
-    hx, c, _, logits = _lstm_forward(*(np.asarray(params[k], float) for k in PARAM_NAMES), x)
-    return (logits, hx[1:, :, :H], c[1:]) if return_states else logits
+    inp, _, c, _, logits = _lstm_forward(*(np.asarray(params[k], float) for k in PARAM_NAMES), x)
+    return (logits, inp[1:, :, :H], c[1:]) if return_states else logits
 
 
 def lstm_loss_and_grad(params, x, target, mask=None):
@@ -163,7 +172,7 @@ def lstm_loss_and_grad(params, x, target, mask=None):
     I, H, O = _shapes(params, 4, "LSTM")
     x, target, mask = check_batch(x, target, mask, n_in=I, n_out=O)
     W_h, b_h, W_z, b_z = (np.asarray(params[k], float) for k in PARAM_NAMES)
-    hx, c, gates, logits = _lstm_forward(W_h, b_h, W_z, b_z, x)
+    inp, hx, c, gates, logits = _lstm_forward(W_h, b_h, W_z, b_z, x)
     loss, do = softmax_xent(logits, target, mask)
     T, B, _ = x.shape
     dh_out = (do @ W_z)[:, :, :H]
@@ -182,6 +191,5 @@ def lstm_loss_and_grad(params, x, target, mask=None):
         d[:, 3 * H:] = dc * i * (1 - u ** 2)
         dh_next = d @ W_h[:, :H]
         dc_next = dc * f
-    inp = np.concatenate([hx[:-1, :, :H], x], axis=2)
-    return loss, {"W_h": _outer_sum(da, inp), "b_h": da.sum((0, 1)),
-                  "W_z": _outer_sum(do, hx[1:]), "b_z": do.sum((0, 1))}
+    return loss, {"W_h": _outer_sum(da, inp[:T]), "b_h": da.sum((0, 1)),
+                  "W_z": _outer_sum(do, hx), "b_z": do.sum((0, 1))}
