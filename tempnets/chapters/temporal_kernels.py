@@ -248,12 +248,9 @@ def _train_all(sz, seed, jobs, progress):
     tasks = [(name, k) for name in MODELS for k in range(sz.seeds)]
     if jobs > 1:
         import multiprocessing
-        import os
         from concurrent.futures import ProcessPoolExecutor
 
-        # One BLAS thread per process: the processes already use the cores.
-        for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-            os.environ.setdefault(var, "1")
+        # Each process trains and tests with one BLAS thread (optim.one_blas_thread).
         with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
             futures = [pool.submit(_train_task, name, sz, seed, k) for name, k in tasks]
             with progress_bar(len(tasks), "networks", progress, unit="networks") as bar:
