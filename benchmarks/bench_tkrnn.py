@@ -10,7 +10,8 @@ operations (the same algorithm, unbatched).  Prints the cost per
 sequence-step of both and their ratio, then the TKRNN's cost against the RNN
 and the TKRNN^{+2} of the same size (the paper: "as efficient as the standard
 RNN"; TKRNN^{+n} "n times slower").  Times are the best of ``--repeat`` runs
-(the machine may be shared).
+(the machine may be shared).  Everything runs with one BLAS thread, as training does
+(:func:`tempnets.optim.one_blas_thread`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import argparse
 
 import numpy as np
 
-from tempnets import rnn_baselines, sequences, tkrnn
+from tempnets import optim, rnn_baselines, sequences, tkrnn
 from timing import best_time
 
 
@@ -58,12 +59,15 @@ def naive_numpy(params, x, target, mask):
     return g
 
 
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
+    with optim.one_blas_thread():  # as every training loop and test runs
+        measure(args.repeat)
+
+
+def measure(repeat):
     task = sequences.SerialRecall(32, 7, (50, 50))
     x, target, mask, _, _ = sequences.make_batch(task, 64, rng=0)
     T, B, _ = x.shape
@@ -72,17 +76,17 @@ def main():
     g_naive = naive_numpy(p, x, target, mask)
     for k in g:  # the two must compute the same thing
         np.testing.assert_allclose(g[k], g_naive[k], rtol=1e-8, atol=1e-12)
-    lib, _ = best_time(lambda: tkrnn.tkrnn_loss_and_grad(p, x, target, mask), args.repeat)
-    naive, _ = best_time(lambda: naive_numpy(p, x, target, mask), args.repeat - 1)
+    lib, _ = best_time(lambda: tkrnn.tkrnn_loss_and_grad(p, x, target, mask), repeat)
+    naive, _ = best_time(lambda: naive_numpy(p, x, target, mask), repeat - 1)
     per = 1e6 / (T * B)
     print(f"TKRNN step {lib * per:.1f} us/sequence-step (batch 64, 100 units) "
           f"naive numpy {naive * per:.1f} us ratio {naive / lib:.1f}x")
     rnn = rnn_baselines.rnn_init(task.n_in, 100, task.n_out, rng=0)
-    t_rnn, _ = best_time(lambda: rnn_baselines.rnn_loss_and_grad(rnn, x, target, mask), args.repeat)
+    t_rnn, _ = best_time(lambda: rnn_baselines.rnn_loss_and_grad(rnn, x, target, mask), repeat)
     p2 = tkrnn.init_params(task.n_in, 100, task.n_out, 2, rng=0)
-    t_2, _ = best_time(lambda: tkrnn.tkrnn_loss_and_grad(p2, x, target, mask), args.repeat)
+    t_2, _ = best_time(lambda: tkrnn.tkrnn_loss_and_grad(p2, x, target, mask), repeat)
     print(f"TKRNN / RNN (100 units) time {lib / t_rnn:.2f}x; TKRNN+2 / TKRNN time {t_2 / lib:.2f}x "
-          f"(multiply-adds {tkrnn.multiply_adds(34, 100, 33, 2) / tkrnn.multiply_adds(34, 100, 33):.0f}x)")
+          f"(multiply-adds {tkrnn.multiply_adds(task.n_in, 100, task.n_out, 2) / tkrnn.multiply_adds(task.n_in, 100, task.n_out):.0f}x)")
 
 
 if __name__ == "__main__":
