@@ -276,9 +276,9 @@ def _need(data, keys):
                          "result's data or a record's data)")
 
 
-def _median(runs, key, j=None):
-    vals = [r[key][j] if j is not None else r[key] for r in runs]
-    return float(np.median(vals))
+def _median(runs, key, j):
+    """Median over the networks of entry ``j`` (a test delay) of each run's ``key``."""
+    return float(np.median([r[key][j] for r in runs]))
 
 
 def run_serial_recall(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
