@@ -388,11 +388,12 @@ def read_record(path) -> dict:
 
 
 def describe_record(record: dict) -> str:
-    """One line saying how a record was made: its command, commit, wall time and threads."""
+    """How a record was made: its command, commit, wall time and threads, then its note if any."""
     commit = record.get("commit") or "unknown"
-    return (f"recorded run: {record.get('command', '(command not recorded)')} "
+    line = (f"recorded run: {record.get('command', '(command not recorded)')} "
             f"(tempnets commit {commit}, {record['wall_time_s'] / 60:.1f} min on "
             f"{record.get('jobs', '?')} thread(s))")
+    return f"{line}\nnote: {record['note']}" if record.get("note") else line
 
 
 def rederive(path, **kwargs) -> tuple[Result, dict]:

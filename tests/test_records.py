@@ -207,3 +207,13 @@ def test_the_package_ships_every_committed_record(tmp_path):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {f"tempnets/paper_scale/{p.name}" for p in RECORDS} <= names
     assert "tempnets/chapters/__init__.py" in names
+
+
+def test_describe_record_gives_the_command_and_the_note_when_there_is_one():
+    record = {"command": "python -m tempnets reproduce x --scale paper --seed 0 --jobs 2",
+              "commit": "abc1234", "wall_time_s": 90.0, "jobs": 2}
+    assert experiments.describe_record(record) == (
+        "recorded run: python -m tempnets reproduce x --scale paper --seed 0 --jobs 2 "
+        "(tempnets commit abc1234, 1.5 min on 2 thread(s))")
+    assert experiments.describe_record({**record, "note": "paused for 16 min"}).endswith(
+        "thread(s))\nnote: paused for 16 min")
