@@ -35,7 +35,6 @@ import contextlib
 import importlib
 import inspect
 import json
-import numbers
 import os
 import platform
 import tempfile
@@ -44,6 +43,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from .checks import count
 from .claims import ClaimsTable
 from .scale import get_scale
 
@@ -256,11 +256,7 @@ def reproduce(experiment_id: str, scale: str | None = None, seed: int = 0, jobs:
     """
     experiment = get(experiment_id)
     scale = get_scale(scale)
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or jobs < 1:
-        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
-    seed, jobs = int(seed), threads_used(int(jobs))  # np.int64 too; plain ints for JSON
+    seed, jobs = count("seed", seed), threads_used(count("jobs", jobs, 1))  # np.int64 too; plain ints for JSON
     start = time.perf_counter()
     result = experiment.runner()(scale=scale, seed=seed, jobs=jobs, progress=progress)
     wall = time.perf_counter() - start

@@ -89,6 +89,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from .checks import count
 from .random import as_generator
 from .training import DivergenceError
 
@@ -130,9 +131,7 @@ class FastWeightNet:
 
     def __post_init__(self):
         for name in ("n_s_in", "n_f_in", "n_f_out"):
-            v = getattr(self, name)
-            if not isinstance(v, numbers.Integral) or isinstance(v, bool) or v < 1:
-                raise ValueError(f"{name} must be a positive integer, got {v!r}")
+            count(name, getattr(self, name), 1)
         if self.interface not in INTERFACES:
             raise ValueError(f"unknown interface {self.interface!r}; allowed: "
                              f"{', '.join(map(repr, INTERFACES))} (the paper's eq. 4 and eq. 5)")
@@ -533,8 +532,7 @@ def train_online(net: FastWeightNet, U, xs, xf, d, mask=None, learning_rate: flo
     U = _check_U(net, U).copy()
     lr = _rate(learning_rate)
     xs, xf, d, mask = _check_stream(net, xs, xf, d, mask)
-    if isinstance(stop_after, bool) or not isinstance(stop_after, numbers.Integral) or stop_after < 0:
-        raise ValueError(f"stop_after must be an integer >= 0, got {stop_after!r}")
+    stop_after = count("stop_after", stop_after)
     if not isinstance(threshold, numbers.Real) or not threshold >= 0:
         raise ValueError(f"threshold must be a number >= 0, got {threshold!r}")
     state = initial_state(net, U, xs0) if state is None else state

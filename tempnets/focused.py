@@ -70,12 +70,12 @@ Mozer's adaptive learning rates is in :mod:`tempnets.focused_training`.
 
 from __future__ import annotations
 
-import numbers
 from typing import NamedTuple
 
 import numba
 import numpy as np
 
+from .checks import count
 from .random import as_generator, spawn
 
 __all__ = ["FocusedParams", "FullParams", "Sequences", "make_sequences", "init_focused",
@@ -130,12 +130,6 @@ def _fan_in_normalised(gen, n_rows, n_cols, l1):
     return w * (l1 / np.abs(w).sum(axis=1, keepdims=True))
 
 
-def _check_size(name, n):
-    if not isinstance(n, numbers.Integral) or isinstance(n, bool) or n < 1:
-        raise ValueError(f"{name} must be a positive integer, got {n!r}")
-    return int(n)
-
-
 def init_focused(n_in: int, n_ctx: int, n_out: int, rng=None, *, z0: float = -0.5,
                  d_range=(0.99, 1.01), l1: float = 2.0) -> FocusedParams:
     """Mozer's initialisation ("Implementation details").
@@ -144,7 +138,7 @@ def init_focused(n_in: int, n_ctx: int, n_out: int, rng=None, *, z0: float = -0.
     unit's fan-in (its bias included, our reading) normalised to L1 norm
     ``l1`` = 2.0; ``z_i = z0`` = −0.5; ``d_i ~ U(d_range)`` = U(0.99, 1.01).
     """
-    n_in, n_ctx, n_out = (_check_size(k, v) for k, v in (("n_in", n_in), ("n_ctx", n_ctx), ("n_out", n_out)))
+    n_in, n_ctx, n_out = (count(k, v, 1) for k, v in (("n_in", n_in), ("n_ctx", n_ctx), ("n_out", n_out)))
     lo, hi = d_range
     if not lo <= hi:
         raise ValueError(f"d_range must be (low, high) with low <= high, got {d_range!r}")
@@ -159,7 +153,7 @@ def init_focused(n_in: int, n_ctx: int, n_out: int, rng=None, *, z0: float = -0.
 def init_full(n_in: int, n_ctx: int, n_out: int, rng=None, *, l1: float = 2.0) -> FullParams:
     """The full network's initialisation: each context unit's fan-in (inputs, the other
     context units and its bias) and each output unit's fan-in Gaussian with L1 norm ``l1``."""
-    n_in, n_ctx, n_out = (_check_size(k, v) for k, v in (("n_in", n_in), ("n_ctx", n_ctx), ("n_out", n_out)))
+    n_in, n_ctx, n_out = (count(k, v, 1) for k, v in (("n_in", n_in), ("n_ctx", n_ctx), ("n_out", n_out)))
     gen = as_generator(rng)
     cin = _fan_in_normalised(gen, n_ctx, n_in + n_ctx + 1, l1)
     cout = _fan_in_normalised(gen, n_out, n_ctx + 1, l1)
@@ -609,9 +603,10 @@ def forward(params, seqs: Sequences, *, variant: str = "eq1", feedback: int = 0)
 
 
 def _check_feedback(feedback, n_in, n_out):
-    if not isinstance(feedback, numbers.Integral) or isinstance(feedback, bool) or not 0 <= feedback <= min(n_in, n_out):
+    feedback = count("feedback", feedback)
+    if feedback > min(n_in, n_out):
         raise ValueError(f"feedback must be an integer in [0, {min(n_in, n_out)}] (inputs fed by outputs), got {feedback!r}")
-    return int(feedback)
+    return feedback
 
 
 def _grads_as(params, gW_in, gb_c, gR, gz, gW_out, gb_o):
@@ -682,5 +677,5 @@ def init_many(arch: str, n_in: int, n_ctx: int, n_out: int, n_networks: int, rng
     init = {"focused": init_focused, "full": init_full}.get(arch)
     if init is None:
         raise ValueError(f"unknown architecture {arch!r}; allowed: focused, full")
-    n = _check_size("n_networks", n_networks)
+    n = count("n_networks", n_networks, 1)
     return _stack([init(n_in, n_ctx, n_out, g, **kwargs) for g in spawn(rng, n)])

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from .checks import count
 from .focused import (VARIANTS, FocusedParams, FullParams, Sequences, _bptt_kernel, _check,
                       _check_feedback, _forward_kernel, _trace_kernel, bptt_gradient, forward,
                       trace_gradient)
@@ -89,8 +90,7 @@ class FocusedConfig:
             raise ValueError(f"unknown variant {self.variant!r}; allowed: {', '.join(VARIANTS)}")
         if self.score not in SCORES:
             raise ValueError(f"unknown score {self.score!r}; allowed: {', '.join(SCORES)}")
-        if not isinstance(self.feedback, numbers.Integral) or isinstance(self.feedback, bool) or self.feedback < 0:
-            raise ValueError(f"feedback must be a non-negative integer, got {self.feedback!r}")
+        count("feedback", self.feedback)
         return self
 
 
@@ -300,8 +300,7 @@ def train(seqs: Sequences, params, *, n_epochs: int, config: FocusedConfig = Foc
     if not isinstance(params, (FocusedParams, FullParams)) or np.asarray(params.W_in).ndim != 3:
         raise TypeError("params must be a stack of networks (FocusedParams/FullParams with a leading "
                         "network axis, see init_many)")
-    if not isinstance(n_epochs, numbers.Integral) or isinstance(n_epochs, bool) or n_epochs < 0:
-        raise ValueError(f"n_epochs must be a non-negative integer, got {n_epochs!r}")
+    n_epochs = count("n_epochs", n_epochs)
     _check(params.network(0), seqs, config.variant)
     fb = _check_feedback(config.feedback, params.W_in.shape[2], params.W_out.shape[1])
     focused = isinstance(params, FocusedParams)

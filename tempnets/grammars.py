@@ -51,12 +51,12 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import numbers
 from collections import namedtuple
 from typing import NamedTuple
 
 import numpy as np
 
+from tempnets.checks import count
 from tempnets.random import as_generator
 
 END = None
@@ -284,9 +284,9 @@ class FiniteStateGrammar:
             :data:`MAX_REJECTIONS` has (rejection sampling would run for
             hours), or, with ``distinct``, if fewer than ``n`` strings do.
         """
-        _check_count(n, "n")
-        lo = 0 if min_letters is None else _check_count(min_letters, "min_letters")
-        hi = None if max_letters is None else _check_count(max_letters, "max_letters")
+        count("n", n)
+        lo = 0 if min_letters is None else count("min_letters", min_letters)
+        hi = None if max_letters is None else count("max_letters", max_letters)
         if hi is not None and hi < lo:
             raise ValueError(f"max_letters ({hi}) < min_letters ({lo})")
         self._check_sampleable(n, lo, hi, distinct)
@@ -376,17 +376,17 @@ class FiniteStateGrammar:
         total, k = 0, 0  # k: symbols in the prefixes
         while live and (hi is None or k < hi + 2) and total < enough:
             grown = {}
-            for states, count in live.items():
+            for states, n_prefixes in live.items():
                 by_symbol = {}
                 for i in states:
                     for sym, tgt, _ in self._out(i):
                         by_symbol.setdefault(sym, set()).add(tgt)
                 for targets in by_symbol.values():
                     if -1 in targets and lo + 2 <= k + 1:
-                        total += count
+                        total += n_prefixes
                     rest = frozenset(targets - {-1})
                     if rest:
-                        grown[rest] = grown.get(rest, 0) + count
+                        grown[rest] = grown.get(rest, 0) + n_prefixes
             live, k = grown, k + 1
         return total
 
@@ -397,7 +397,7 @@ class FiniteStateGrammar:
         grammar as a Markov chain); the tail beyond ``max_letters`` is
         ``1 - result.sum()``.
         """
-        _check_count(max_letters, "max_letters")
+        count("max_letters", max_letters)
         alpha = np.zeros(len(self.states))
         alpha[self.states.index(self.start)] = 1.0
         ended = np.zeros(max_letters + 3)  # ended[j]: strings of j symbols
@@ -415,8 +415,8 @@ class FiniteStateGrammar:
     # ------------------------------------------------------------ language
     def enumerate(self, max_letters: int, min_letters: int = 0) -> list:
         """All strings of ``min_letters`` to ``max_letters`` letters, sorted by length then alphabet order."""
-        _check_count(max_letters, "max_letters")
-        _check_count(min_letters, "min_letters")
+        count("max_letters", max_letters)
+        count("min_letters", min_letters)
         found, stack = set(), [(self.states.index(self.start), "")]
         while stack:
             state, s = stack.pop()
@@ -486,12 +486,6 @@ class FiniteStateGrammar:
         """The set of legal next symbols after ``prefix``."""
         p = self.successor_probabilities(prefix)
         return frozenset(self.alphabet[i] for i in np.flatnonzero(p))
-
-
-def _check_count(x, what: str) -> int:
-    if not isinstance(x, numbers.Integral) or isinstance(x, bool) or x < 0:
-        raise ValueError(f"{what} must be a non-negative integer, got {x!r}")
-    return int(x)
 
 
 # ------------------------------------------------------------------ grammars

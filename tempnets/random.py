@@ -13,6 +13,8 @@ import numbers
 
 import numpy as np
 
+from .checks import count
+
 RngLike = "np.random.Generator | int | None"
 
 
@@ -62,10 +64,9 @@ def spawn(rng, n: int) -> list[np.random.Generator]:
     n : int
         Number of children, ``n >= 0``.
     """
-    if not isinstance(n, numbers.Integral) or isinstance(n, bool) or n < 0:
-        raise ValueError(f"n must be a non-negative integer, got {n!r}")
+    n = count("n", n)
     if isinstance(rng, numbers.Integral) and not isinstance(rng, bool):
         as_generator(rng)  # validates the seed
         seq = np.random.SeedSequence(int(rng))
-        return [np.random.default_rng(s) for s in seq.spawn(int(n))]
-    return list(as_generator(rng).spawn(int(n)))
+        return [np.random.default_rng(s) for s in seq.spawn(n)]
+    return list(as_generator(rng).spawn(n))

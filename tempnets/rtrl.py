@@ -45,6 +45,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from .checks import count
 from .random import as_generator
 from .training import DivergenceError
 
@@ -62,9 +63,7 @@ class RecurrentNet:
 
     def __post_init__(self):
         for name in ("n_in", "n_units", "n_out"):
-            v = getattr(self, name)
-            if not isinstance(v, numbers.Integral) or isinstance(v, bool) or v < 1:
-                raise ValueError(f"{name} must be a positive integer, got {v!r}")
+            count(name, getattr(self, name), 1)
         if self.n_out > self.n_units:
             raise ValueError(f"n_out ({self.n_out}) cannot exceed n_units ({self.n_units})")
 
@@ -222,8 +221,7 @@ def train_online(net: RecurrentNet, W, x, d, mask=None, learning_rate: float = 1
     if isinstance(learning_rate, bool) or not isinstance(learning_rate, numbers.Real) \
             or not np.isfinite(learning_rate) or learning_rate < 0:
         raise ValueError(f"learning_rate must be a finite number >= 0, got {learning_rate!r}")
-    if isinstance(stop_after, bool) or not isinstance(stop_after, numbers.Integral) or stop_after < 0:
-        raise ValueError(f"stop_after must be an integer >= 0, got {stop_after!r}")
+    stop_after = count("stop_after", stop_after)
     if carry is None:
         y, P = np.zeros(net.n_units), np.zeros((net.n_units,) + net.shape_W)
     else:
@@ -232,7 +230,7 @@ def train_online(net: RecurrentNet, W, x, d, mask=None, learning_rate: float = 1
             raise ValueError("carry must be (y, P) from an earlier train_online of this net")
     E = np.zeros(x.shape[0])
     steps, solved, finite = _rtrl(W, x, d, mask, net.n_out, y, P, float(learning_rate),
-                                  int(stop_after), float(threshold), E, np.zeros_like(W))
+                                  stop_after, float(threshold), E, np.zeros_like(W))
     if not finite:
         raise DivergenceError(f"RTRL training diverged at step {steps} (learning_rate "
                               f"{learning_rate:g}); lower the learning rate")

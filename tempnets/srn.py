@@ -56,6 +56,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from .checks import count
 from .random import as_generator, spawn
 
 __all__ = [
@@ -172,12 +173,6 @@ def check_params(params: "SRNParams", name: str = "params") -> "SRNParams":
                        for a in arrays))
 
 
-def _check_size(name, n):
-    if not isinstance(n, numbers.Integral) or isinstance(n, bool) or n < 1:
-        raise ValueError(f"{name} must be a positive integer, got {n!r}")
-    return int(n)
-
-
 def init_params(n_in: int = 7, n_hidden: int = 15, n_out: int = 7, *, r: float = 1.0,
                 rng=None, n_networks: int | None = None) -> SRNParams:
     """Initial weights and biases, all uniform in ``[-r, r]``.
@@ -196,13 +191,13 @@ def init_params(n_in: int = 7, n_hidden: int = 15, n_out: int = 7, *, r: float =
         ``R`` networks; network ``k`` is drawn from ``spawn(rng, R)[k]`` and so
         does not depend on ``R`` when ``rng`` is an integer seed.
     """
-    n_in, n_hidden, n_out = (_check_size(k, v) for k, v in
+    n_in, n_hidden, n_out = (count(k, v, 1) for k, v in
                              (("n_in", n_in), ("n_hidden", n_hidden), ("n_out", n_out)))
     if not (isinstance(r, numbers.Real) and np.isfinite(r) and r > 0):
         raise ValueError(f"init range r must be a positive finite number, got {r!r}")
     if n_networks is None:
         return _draw_params(as_generator(rng), n_in, n_hidden, n_out, float(r))
-    R = _check_size("n_networks", n_networks)
+    R = count("n_networks", n_networks, 1)
     check_memory(R * (n_hidden * (n_in + n_hidden + 1 + n_out) + n_out),
                  f"init_params: n_networks={R} networks of {n_in}-{n_hidden}-{n_out} units")
     gens = spawn(rng, R)
@@ -221,7 +216,7 @@ def pa_attention(n_normal: int = 8, n_pa: int = 7, period: int = 7):
     n_pa = int(n_pa)
     if n_normal < 0 or n_pa < 0:
         raise ValueError(f"unit counts must be non-negative, got {n_normal}, {n_pa}")
-    period = _check_size("period", period)
+    period = count("period", period, 1)
     periods = np.array([1] * n_normal + [period] * n_pa, dtype=np.int64)
     phases = np.array([0] * n_normal + [k % period for k in range(n_pa)], dtype=np.int64)
     return periods, phases

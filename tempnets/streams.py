@@ -36,6 +36,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .checks import count
 from .random import as_generator
 
 __all__ = ["Stream", "FLIPFLOP_EVENTS", "flipflop", "random_flipflop", "random_parking",
@@ -60,12 +61,6 @@ class Stream(NamedTuple):
         """Steps ``start + 1 .. stop`` as a stream of their own."""
         return Stream(self.xs[start:stop], self.xf[start:stop], self.d[start:stop],
                       self.mask[start:stop], self.labels[start:stop])
-
-
-def _n_steps(n):
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
-        raise ValueError(f"n_steps must be a non-negative integer, got {n!r}")
-    return int(n)
 
 
 def _probability(name, p):
@@ -116,7 +111,7 @@ def flipflop(events) -> Stream:
 
 def random_flipflop(n_steps: int, rng=None, p=(1 / 3, 1 / 3, 1 / 3)) -> Stream:
     """A random flip-flop stream of ``n_steps`` events drawn independently with probabilities ``p``."""
-    n = _n_steps(n_steps)
+    n = count("n_steps", n_steps)
     p = np.asarray(p, dtype=np.float64)
     if p.shape != (3,) or np.any(p < 0) or not np.isclose(p.sum(), 1.0):
         raise ValueError(f"p must be three probabilities for A, B, C summing to 1, got {p.tolist()}")
@@ -180,7 +175,7 @@ def random_parking(n_steps: int, rng=None, p_stop: float = 0.25, p_finish: float
     p_distractor : float
         Probability that each random input is on (habilitation: 0.5).
     """
-    n = _n_steps(n_steps)
+    n = count("n_steps", n_steps)
     p_stop, p_finish = _probability("p_stop", p_stop), _probability("p_finish", p_finish)
     if p_stop == 0 or p_finish == 0:
         raise ValueError("p_stop and p_finish must be positive (or the owner never parks / never leaves)")

@@ -29,6 +29,7 @@ import itertools
 
 import numpy as np
 
+from .checks import count
 from .focused import Sequences, make_sequences
 
 __all__ = ["TABLE1", "FEATURES", "BOUNDARY", "TABLE2", "REGULAR_CLASSES", "IRREGULAR", "CATEGORIES",
@@ -365,8 +366,7 @@ def reproduction_task(delay: int = 1, symbols: str = "ABC") -> Sequences:
     at test time the quantised outputs replace them: ``FocusedConfig(feedback=3)``).
     ``delay=1`` gives Table 3's 7 steps.
     """
-    if isinstance(delay, bool) or not isinstance(delay, int) or delay < 1:
-        raise ValueError(f"delay must be a positive integer, got {delay!r}")
+    delay = count("delay", delay, 1)
     n = len(symbols)
     eye = np.eye(n)
     xs, ys = [], []

@@ -143,7 +143,7 @@ def test_same_seed_same_weights():
     ({"T": 0.0}, "T must be a positive"),
     ({"T": -1.0}, "T must be a positive"),
     ({"squash": "tanh"}, "unknown squash 'tanh'"),
-    ({"n_f_in": 0}, "n_f_in must be a positive integer"),
+    ({"n_f_in": 0}, "n_f_in must be an integer >= 1, got 0"),
 ])
 def test_bad_nets_are_refused(kwargs, match):
     args = {"n_s_in": 3, "n_f_in": 3, "n_f_out": 1, **kwargs}

@@ -80,7 +80,7 @@ def test_clear_errors_for_bad_letters_and_arguments():
         g.encode(["B"])
     with pytest.raises(ValueError, match="out of range 0..6"):
         g.decode([0, 7])
-    with pytest.raises(ValueError, match="non-negative integer"):
+    with pytest.raises(ValueError, match="n must be an integer >= 0, got -1"):
         g.sample(-1, 0)
     with pytest.raises(ValueError, match="max_letters"):
         g.sample(1, 0, min_letters=5, max_letters=4)

@@ -41,5 +41,5 @@ def test_spawned_children_differ():
 
 
 def test_spawn_validates_count():
-    with pytest.raises(ValueError, match="non-negative integer"):
+    with pytest.raises(ValueError, match="n must be an integer >= 0, got -1"):
         spawn(0, -1)

@@ -26,7 +26,7 @@ def test_init_params_range_shapes_and_replication_independence():
 
 @pytest.mark.parametrize("bad,match", [(dict(r=0.0), "init range r must be a positive"),
                                        (dict(r=-1.0), "positive"),
-                                       (dict(n_hidden=0), "n_hidden must be a positive integer")])
+                                       (dict(n_hidden=0), "n_hidden must be an integer >= 1, got 0")])
 def test_init_params_rejects_bad_arguments(bad, match):
     kw = dict(n_in=7, n_hidden=15, n_out=7, r=1.0, rng=0) | bad
     with pytest.raises(ValueError, match=match):

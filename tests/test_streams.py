@@ -64,7 +64,7 @@ def test_bad_lives_and_probabilities_are_refused():
         streams.parking("dx")
     with pytest.raises(ValueError, match="p_query must be a probability"):
         streams.random_parking(10, 0, p_query=1.5)
-    with pytest.raises(ValueError, match="n_steps must be a non-negative integer"):
+    with pytest.raises(ValueError, match="n_steps must be an integer >= 0, got -1"):
         streams.random_flipflop(-1)
     with pytest.raises(ValueError, match="p must be three probabilities"):
         streams.random_flipflop(5, 0, p=(0.5, 0.5, 0.5))

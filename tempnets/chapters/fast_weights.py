@@ -30,13 +30,13 @@ The conventional baseline is a fully recurrent network trained on-line by RTRL
 
 from __future__ import annotations
 
-import numbers
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 
 import numpy as np
 
 from .. import claims, fast_weights as fw, rtrl, streams
+from ..checks import count
 from ..experiments import Result
 from ..progress import progress_bar
 from ..scale import get_scale
@@ -220,19 +220,13 @@ def _check_trained(trained, exp_id, scale, seed, keys):
     return data
 
 
-def _jobs(jobs):
-    if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or jobs < 1:
-        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
-    return int(jobs)
-
-
 # ----------------------------------------------------------------------------- flip-flop
 def run_flipflop(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
     """Experiment 1: the flip-flop with interfaces (4) and (5), and the RTRL baseline."""
     scale = get_scale(scale)
     sz = SIZES["fw-flipflop"][scale]
     if trained is None:
-        jobs = _jobs(jobs)
+        jobs = count("jobs", jobs, 1)
         pf = PAPER["flipflop"]
         test = test_stream("flipflop", seed)
 
@@ -344,7 +338,7 @@ def run_parking(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Re
     scale = get_scale(scale)
     sz, szv = SIZES["fw-parking"][scale], SIZES["fw-parking-variants"][scale]
     if trained is None:
-        jobs = _jobs(jobs)
+        jobs = count("jobs", jobs, 1)
         lr0 = PAPER["parking"]["per-weight"]["learning_rate"]
         net = make_net("parking")
         test = test_stream("parking", seed)
@@ -442,7 +436,7 @@ def run_linear_attention(scale="book", seed=0, jobs=1, progress=None, trained=No
     sz = SIZES["fw-linear-attention"][scale]
     rates = (1.0, 0.1, 0.01)
     if trained is None:
-        jobs = _jobs(jobs)
+        jobs = count("jobs", jobs, 1)
 
         def one(k):
             st = make_stream("flipflop", seed, k, sz.cap)

@@ -36,6 +36,7 @@ from .. import claims
 from .. import focused as F
 from .. import focused_training as T
 from .. import verbs as V
+from ..checks import count
 from ..experiments import Result
 from ..scale import get_scale
 from ..selfcheck import check_function, check_value
@@ -89,8 +90,7 @@ SIZES = {
 
 @contextlib.contextmanager
 def _threads(jobs):
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    jobs = count("jobs", jobs, 1)
     old = numba.get_num_threads()
     numba.set_num_threads(min(jobs, numba.config.NUMBA_NUM_THREADS))
     try:
@@ -100,8 +100,7 @@ def _threads(jobs):
 
 
 def _rng(seed, *tags):
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    seed = count("seed", seed)
     return np.random.default_rng([seed] + [sum((i + 1) * ord(c) for i, c in enumerate(str(t))) for t in tags])
 
 
