@@ -292,3 +292,27 @@ def test_bibliography_parses_with_unique_keys():
     keys = re.findall(r"^@\w+\{([^,]+),", source, flags=re.M)
     assert len(keys) == len(set(keys)), f"repeated keys: {sorted({k for k in keys if keys.count(k) > 1})}"
     assert len(pybtex.parse_string(source, "bibtex").entries) == len(keys)
+
+
+def table_shown_twice(code_cells) -> list:
+    """Pairs of consecutive code cells where the first ends by showing ``E`` (``E`` or
+    ``display(E)``) and the next ends with ``E.verify()``, which shows the same table again."""
+    last = [text(c).rstrip().splitlines()[-1].strip() if text(c).strip() else "" for c in code_cells]
+    shown = [m.group(1) if (m := re.fullmatch(r"(?:display\()?([\w.]+)\)?", s)) else None for s in last]
+    return [(i, last[i + 1]) for i in range(len(last) - 1)
+            if shown[i] and last[i + 1] == f"{shown[i]}.verify()"]
+
+
+def test_table_shown_twice_is_found():
+    cell = lambda s: {"cell_type": "code", "source": s}
+    assert table_shown_twice([cell("plot()\nr.claims"), cell("r.claims.verify()")]) == [(0, "r.claims.verify()")]
+    assert table_shown_twice([cell("display(r.claims)"), cell("r.claims.verify()")])
+    assert not table_shown_twice([cell("r.claims"), cell("r.claims.verify();")])
+    assert not table_shown_twice([cell("plot()"), cell("r.claims.verify()")])
+
+
+@by_notebook
+def test_no_claims_table_is_shown_twice_in_a_row(path):
+    """The verify cell after a cell that shows the table ends with ';' (else the reader sees it twice)."""
+    code = [c for c in cells(path) if c["cell_type"] == "code"]
+    assert not table_shown_twice(code), f"{path.name}: end these verify cells with ';': {table_shown_twice(code)}"
