@@ -103,3 +103,16 @@ def test_operation_counts_grow_with_the_network_and_compare_the_methods():
     longer = fb.operation_counts(8, 25, 13, [6])
     assert (longer["traces"] - one["traces"]) - (longer["bptt"] - one["bptt"]) == 25 * 9
     assert 1.0 < one["ratio"] < 1.5
+
+
+def test_ttest_with_a_constant_group_is_quiet_and_pooled():
+    """Every full delay-4 run can stop at 70%: no scipy warning reaches the page, t is Student's pooled t."""
+    import warnings
+
+    a, b = np.array([85.0, 100.0, 90.0, 70.0, 95.0]), np.full(5, 70.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        t, p = fb._ttest(a, b)
+    pooled = np.sqrt(((a.size - 1) * a.var(ddof=1) + (b.size - 1) * b.var(ddof=1)) / (a.size + b.size - 2))
+    assert t == pytest.approx((a.mean() - b.mean()) / (pooled * np.sqrt(1 / a.size + 1 / b.size)), rel=1e-12)
+    assert 0 < p < 0.05
