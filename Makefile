@@ -23,6 +23,7 @@ test: $(STAMP)
 book: $(STAMP)
 	$(RUN) $(BIN)/jupyter-book build . -n -W --keep-going
 	$(BIN)/python -m tempnets.bookconfig check-figures book _build/html
+	$(BIN)/python -m tempnets.bookconfig check-outputs _build/jupyter_execute
 	@echo "Open _build/html/index.html"
 
 # Student edition: built from student notebooks (no solutions; coding exercises

@@ -2,9 +2,11 @@
 
 It also checks a built book: :func:`pages_missing_figures` finds chapters
 whose code draws figures but whose HTML page shows none (which is what a
-non-inline matplotlib backend such as ``MPLBACKEND=Agg`` does to a build)::
+non-inline matplotlib backend such as ``MPLBACKEND=Agg`` does to a build), and
+:func:`cells_with_stderr` finds executed cells that show a reader a warning::
 
     python -m tempnets.bookconfig check-figures book _build/html
+    python -m tempnets.bookconfig check-outputs _build/jupyter_execute
 
 The instructor's edition is ``_config.yml`` as it is.  The student edition is
 built from *student notebooks* (:func:`student_notebook`): every
@@ -228,9 +230,27 @@ def pages_missing_figures(book_dir, html_dir) -> list[str]:
     return missing
 
 
+def cells_with_stderr(executed_dir) -> list[str]:
+    """``"<notebook> cell <i>: <first line>"`` for every executed cell (``.ipynb`` under
+    ``executed_dir``) that printed to stderr or raised: a warning a reader would see on the page."""
+    import json
+    from pathlib import Path
+
+    found = []
+    for nb_path in sorted(Path(executed_dir).rglob("*.ipynb")):
+        cells = json.loads(nb_path.read_text(encoding="utf-8"))["cells"]
+        for i, c in enumerate(cells):
+            for o in c.get("outputs", []):
+                if o.get("output_type") == "error" or o.get("name") == "stderr":
+                    text = "".join(o.get("text", [])) or o.get("ename", "")
+                    found.append(f"{nb_path.name} cell {i}: {text.strip().splitlines()[0][:200]}")
+    return found
+
+
 USAGE = ("usage: python -m tempnets.bookconfig student SOURCE_CONFIG OUTPUT_CONFIG\n"
          "       python -m tempnets.bookconfig student-sources ROOT OUT [EXECUTED_DIR]\n"
-         "       python -m tempnets.bookconfig check-figures BOOK_DIR HTML_DIR")
+         "       python -m tempnets.bookconfig check-figures BOOK_DIR HTML_DIR\n"
+         "       python -m tempnets.bookconfig check-outputs EXECUTED_DIR")
 
 
 def main(argv=None) -> int:
@@ -241,6 +261,11 @@ def main(argv=None) -> int:
             print(f"error: {page} shows no figure although its notebook draws some "
                   "(is MPLBACKEND set to a non-inline backend?)", file=sys.stderr)
         return 1 if missing else 0
+    if len(argv) == 2 and argv[0] == "check-outputs":
+        found = cells_with_stderr(argv[1])
+        for line in found:
+            print(f"error: a page shows a warning or error: {line}", file=sys.stderr)
+        return 1 if found else 0
     if len(argv) in (3, 4) and argv[0] == "student-sources":
         write_student_sources(*argv[1:])
         return 0

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tempnets.bookconfig import merge, pages_missing_figures, student_config
+from tempnets.bookconfig import cells_with_stderr, main, merge, pages_missing_figures, student_config
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "book").rglob("*.ipynb"))
@@ -200,3 +200,15 @@ def test_figure_check_flags_a_page_without_images(tmp_path):
     (html_dir / "drawn.html").write_text("<p>x</p><img src='a.png'>")
     (html_dir / "blank.html").write_text("<p>x</p><img alt='Binder logo' src='../_static/images/logo.svg'>")
     assert pages_missing_figures(book, tmp_path / "html") == [str(html_dir / "blank.html")]
+
+
+def test_output_check_flags_a_cell_that_shows_a_warning(tmp_path, capsys):
+    quiet = {"cell_type": "code", "source": [], "outputs": [{"output_type": "stream", "name": "stdout", "text": ["ok\n"]}]}
+    warned = {"cell_type": "code", "source": [], "outputs": [
+        {"output_type": "stream", "name": "stderr", "text": ["x.py:1: RuntimeWarning: Precision loss\n", "  more\n"]}]}
+    (tmp_path / "a.ipynb").write_text(json.dumps({"cells": [quiet, warned]}))
+    assert cells_with_stderr(tmp_path) == ["a.ipynb cell 1: x.py:1: RuntimeWarning: Precision loss"]
+    assert main(["check-outputs", str(tmp_path)]) == 1
+    assert "RuntimeWarning" in capsys.readouterr().err
+    (tmp_path / "a.ipynb").write_text(json.dumps({"cells": [quiet]}))
+    assert main(["check-outputs", str(tmp_path)]) == 0
