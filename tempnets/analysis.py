@@ -53,6 +53,8 @@ from typing import NamedTuple
 import numpy as np
 from scipy.cluster import hierarchy
 
+from .checks import count
+
 
 # ------------------------------------------------------------------- labels
 def presentation_label(string: str, t: int, upto_current: bool = False) -> str:
@@ -164,9 +166,11 @@ def cluster_composition(linkage_matrix, labels, n_clusters: int) -> list:
     if z.ndim != 2 or z.shape[1] != 4 or len(labels) != z.shape[0] + 1:
         raise ValueError(f"need a linkage matrix of shape (n - 1, 4) and n labels; got {z.shape} "
                          f"and {len(labels)} labels")
-    if not isinstance(n_clusters, (int, np.integer)) or not 1 <= n_clusters <= len(labels):
-        raise ValueError(f"n_clusters must be an integer in 1..{len(labels)}, got {n_clusters!r}")
-    cut = hierarchy.fcluster(z, int(n_clusters), criterion="maxclust")
+    n_clusters = count("n_clusters", n_clusters, 1)
+    if n_clusters > len(labels):
+        raise ValueError(f"n_clusters must be an integer in 1..{len(labels)} (one per label at most), "
+                         f"got {n_clusters!r}")
+    cut = hierarchy.fcluster(z, n_clusters, criterion="maxclust")
     members = defaultdict(list)
     for c, lab in zip(cut, labels):
         members[c].append(lab)
@@ -191,12 +195,6 @@ def _context(prefix: str, order: int) -> str:
     return prefix[max(0, len(prefix) - order):] if order > 0 else ""
 
 
-def _check_order(order) -> int:
-    if isinstance(order, bool) or not isinstance(order, (int, np.integer)) or order < 0:
-        raise ValueError(f"order must be a non-negative integer, got {order!r}")
-    return int(order)
-
-
 def conditional_probabilities(corpus, alphabet: str, order: int) -> dict:
     """Estimate ``P(next symbol | last `order` symbols)`` from a corpus of full strings (note 6, step 1).
 
@@ -208,7 +206,7 @@ def conditional_probabilities(corpus, alphabet: str, order: int) -> dict:
         Order 0 has the single context ``""``: the frequency of each letter as
         a successor in the corpus.
     """
-    order = _check_order(order)
+    order = count("order", order)
     counts = defaultdict(lambda: np.zeros(len(alphabet)))
     for s in corpus:
         for t in range(len(s) - 1):
@@ -244,7 +242,7 @@ def path_probabilities(corpus, grammar, order: int) -> PathProbabilities:
     deterministic ``grammar``; for a network trained on a fixed set, the set
     itself gives the training statistics exactly).
     """
-    order = _check_order(order)
+    order = count("order", order)
     corpus = list(corpus)
     nodes = node_labels(grammar, corpus)
     index = {st: i for i, st in enumerate(grammar.states)}
@@ -321,7 +319,7 @@ def average_conditional_probabilities(corpus, grammar, orders=range(7)) -> ACPTa
     corpus = list(corpus)
     keys = acp_keys(grammar, corpus)
     rows, cols = _key_index(grammar, keys)
-    orders = np.array([_check_order(n) for n in orders], dtype=int)
+    orders = np.array([count("order", n) for n in orders], dtype=int)
     values = np.zeros((len(orders), len(keys)))
     for i, n in enumerate(orders):
         pp = path_probabilities(corpus, grammar, int(n))

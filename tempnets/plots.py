@@ -27,6 +27,8 @@ from collections import deque
 
 import numpy as np
 
+from .checks import count
+
 
 def _axes(ax, figsize=(6, 4)):
     if ax is None:
@@ -146,8 +148,7 @@ def srn_diagram(ax=None, n_hidden: int = 3, alphabet: str = "BTSPXVE"):
     """
     from matplotlib.patches import Circle, FancyArrowPatch, Rectangle
 
-    if isinstance(n_hidden, bool) or not isinstance(n_hidden, (int, np.integer)) or n_hidden < 1:
-        raise ValueError(f"n_hidden must be a positive integer, got {n_hidden!r}")
+    n_hidden = count("n_hidden", n_hidden, 1)
     if not isinstance(alphabet, str) or not alphabet:
         raise ValueError(f"alphabet must be a non-empty str, got {alphabet!r}")
     n_sym, r, gap = len(alphabet), 0.3, 0.8

@@ -56,8 +56,11 @@ def test_cluster_errors():
     z = an.cluster_hidden_states(np.eye(3))
     with pytest.raises(ValueError, match="n labels"):
         an.cluster_purity(z, ["a"], 1)
-    with pytest.raises(ValueError, match="n_clusters"):
+    with pytest.raises(ValueError, match=r"n_clusters must be an integer in 1\.\.3 .*got 4"):
         an.cluster_purity(z, ["a", "b", "c"], 4)
+    for bad in (0, 1.5, True):
+        with pytest.raises(ValueError, match=r"n_clusters must be an integer >= 1, got "):
+            an.cluster_purity(z, ["a", "b", "c"], bad)
 
 
 def test_conditional_probabilities():
@@ -69,9 +72,9 @@ def test_conditional_probabilities():
     cp3 = an.conditional_probabilities(["BTXSE"], "BTSPXVE", 3)
     assert set(cp3) == {"B", "BT", "BTX", "TXS"}
     for bad in (-1, 1.5, True):
-        with pytest.raises(ValueError, match="order must be a non-negative integer"):
+        with pytest.raises(ValueError, match=r"order must be an integer >= 0, got "):
             an.conditional_probabilities(["BTXSE"], "BTSPXVE", bad)
-    with pytest.raises(ValueError, match="order must be a non-negative integer"):
+    with pytest.raises(ValueError, match=r"order must be an integer >= 0, got "):
         an.path_probabilities(["BTXSE"], gr.reber(), -1)
 
 

@@ -25,7 +25,7 @@ def test_random_sequences_shape_and_alphabet():
 
 @pytest.mark.parametrize("n", [-1, 2.5, "10", True])
 def test_random_sequences_bad_n(n):
-    with pytest.raises(ValueError, match="n must be a non-negative integer"):
+    with pytest.raises(ValueError, match=r"n must be an integer >= 0, got "):
         gsm.random_sequences(n, rng=0)
 
 

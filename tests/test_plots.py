@@ -109,7 +109,7 @@ def test_srn_diagram(n_hidden):
     assert {"Input", "Context", "Hidden", "Output"} <= texts and set("BTSPXVE") <= texts
     ax.figure.canvas.draw()
     for bad in (0, 2.5, True):
-        with pytest.raises(ValueError, match="n_hidden must be a positive integer"):
+        with pytest.raises(ValueError, match=r"n_hidden must be an integer >= 1, got "):
             plots.srn_diagram(n_hidden=bad)
 
 

@@ -38,6 +38,7 @@ import math
 import numpy as np
 
 from .. import analysis, claims, metrics
+from ..checks import count
 from ..experiments import Result, check_data
 from ..grammars import (SERVAN_SCHREIBER_TRAINING, embedded_subgrammar, generalisation_strings,
                        n_letters, reber)
@@ -127,8 +128,7 @@ def random_sequences(n: int, rng=None, letters: str = "TSPXVE", alphabet: str = 
         Sequences as symbol indices into ``alphabet`` (see
         :func:`tempnets.srn.as_flat_strings`), each ``B ... E``.
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
-        raise ValueError(f"n must be a non-negative integer, got {n!r}")
+    n = count("n", n)
     if end not in letters or any(c not in alphabet for c in letters):
         raise ValueError(f"letters {letters!r} must contain {end!r} and be in {alphabet!r}")
     gen = as_generator(rng)
@@ -820,9 +820,8 @@ def _acp_claims(d: dict) -> claims.ClaimsTable:
 # ------------------------------------------------------------------ experiment 4
 def problem3_strings(n_s: int) -> list:
     """Problem [3] of §5.1 with ``n_s`` intermediate S's: ``["BP" + "S"*n + "PE", "BT" + "S"*n + "TE"]``."""
-    if isinstance(n_s, bool) or not isinstance(n_s, (int, np.integer)) or n_s < 1:
-        raise ValueError(f"n_s must be a positive integer, got {n_s!r}")
-    return [f"B{a}{'S' * int(n_s)}{a}E" for a in "PT"]
+    n_s = count("n_s", n_s, 1)
+    return [f"B{a}{'S' * n_s}{a}E" for a in "PT"]
 
 
 def problem3_solved(y_list, strings, alphabet: str = "BTSPXVE", margin: float = 0.6) -> bool:

@@ -53,6 +53,7 @@ import numba
 import numpy as np
 
 from .. import claims, metrics
+from ..checks import count
 from ..experiments import Result, check_data
 from ..grammars import (embedded_reber, thesis_embedded_reber, long_embedded_reber, n_letters, reber,
                        time_varying_embedded_reber)
@@ -342,10 +343,9 @@ def thesis_averages_table(fig: str) -> str:
 @contextlib.contextmanager
 def _threads(jobs):
     """Run with ``jobs`` numba threads (at most the number available), restoring the old count."""
-    if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)) or jobs < 1:
-        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    jobs = count("jobs", jobs, 1)
     old = numba.get_num_threads()
-    numba.set_num_threads(min(int(jobs), numba.config.NUMBA_NUM_THREADS))
+    numba.set_num_threads(min(jobs, numba.config.NUMBA_NUM_THREADS))
     try:
         yield
     finally:
@@ -354,9 +354,7 @@ def _threads(jobs):
 
 def _seed(seed: int, *tags) -> int:
     """A child integer seed for ``(seed, *tags)``: independent streams for tests, segments, ..."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    words = [int(seed)] + [sum((i + 1) * ord(c) for i, c in enumerate(str(t))) for t in tags]
+    words = [count("seed", seed)] + [sum((i + 1) * ord(c) for i, c in enumerate(str(t))) for t in tags]
     return int(np.random.SeedSequence(words).generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
