@@ -240,6 +240,20 @@ def threads_used(jobs: int) -> int:
     return max(1, min(int(jobs), numba.config.NUMBA_NUM_THREADS))
 
 
+@contextlib.contextmanager
+def numba_threads(jobs: int):
+    """Run numba's parallel loops on ``jobs`` threads (at most :func:`threads_used`), then
+    restore the old count.  Results do not depend on it: runners split work by network."""
+    import numba
+
+    old = numba.get_num_threads()
+    numba.set_num_threads(threads_used(count("jobs", jobs, 1)))
+    try:
+        yield
+    finally:
+        numba.set_num_threads(old)
+
+
 def command_line(experiment_id: str, scale: str, seed: int, jobs: int) -> str:
     """The portable command line that repeats a run (a record's ``command``)."""
     return f"python -m tempnets reproduce {experiment_id} --scale {scale} --seed {seed} --jobs {jobs}"

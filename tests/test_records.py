@@ -178,8 +178,15 @@ def test_numpy_integer_seeds_and_jobs_are_accepted():
                                    progress=False)
     assert record["seed"] == 3 and type(record["seed"]) is int and type(record["jobs"]) is int
     assert pa._seed(np.int64(3), "test") == pa._seed(3, "test")
-    with pa._threads(np.int64(1)):
-        pass
+    import numba
+
+    old = numba.get_num_threads()
+    with experiments.numba_threads(np.int64(1)):
+        assert numba.get_num_threads() == 1
+    assert numba.get_num_threads() == old
+    with pytest.raises(ValueError, match="jobs must be an integer >= 1, got 0"):
+        with experiments.numba_threads(0):
+            pass
 
 
 # ----------------------------------------------------------------------------- finding records

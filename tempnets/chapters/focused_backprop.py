@@ -26,10 +26,8 @@ the error is dominated by easy zero targets (sequence reproduction) or the task 
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import asdict, dataclass
 
-import numba
 import numpy as np
 
 from .. import claims
@@ -37,7 +35,7 @@ from .. import focused as F
 from .. import focused_training as T
 from .. import verbs as V
 from ..checks import count
-from ..experiments import Result
+from ..experiments import Result, numba_threads
 from ..scale import get_scale
 from ..selfcheck import check_function, check_value
 
@@ -86,17 +84,6 @@ SIZES = {
     "mozer-reproduce": {"book": Sizes(15, 5000, 15000), "paper": Sizes(15, 5000, 15000)},
     "mozer-large-verbs": {"book": Sizes(4, 1500), "paper": Sizes(10, 5000)},
 }
-
-
-@contextlib.contextmanager
-def _threads(jobs):
-    jobs = count("jobs", jobs, 1)
-    old = numba.get_num_threads()
-    numba.set_num_threads(min(jobs, numba.config.NUMBA_NUM_THREADS))
-    try:
-        yield
-    finally:
-        numba.set_num_threads(old)
 
 
 def _rng(seed, *tags):
@@ -205,7 +192,7 @@ def run_dear(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Resul
         tests = {"preserving": V.dear_task(DEAR_PRESERVING), "destroying": V.dear_task(DEAR_DESTROYING),
                  "no_boundaries": V.dear_task(boundaries=False)}
         data = {"sizes": asdict(sz)}
-        with _threads(jobs):
+        with numba_threads(jobs):
             data["paper"] = _condition(seqs, "focused", 2, sz.runs, sz.epochs, RATES["dear"],
                                        _rng(seed, "dear"), progress, tests)
             fig3 = F.init_many("focused", 6, 2, 4, sz.runs, _rng(seed, "dear"), z0=0.0)
@@ -294,7 +281,7 @@ def run_verbs(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Resu
     if trained is None:
         sz = _sizes("mozer-verbs", scale)
         data = {"sizes": asdict(sz), "held_out": [list(it) for it in V.held_out_regulars(cmu)]}
-        with _threads(jobs):
+        with numba_threads(jobs):
             for arch in ("focused", "full"):
                 data[arch] = _condition(seqs, arch, 2, sz.runs, sz.epochs, RATES["verbs"], _rng(seed, "verbs", arch),
                                         progress, _verb_tests(cmu, False))
@@ -339,7 +326,7 @@ def run_reversed(scale="book", seed=0, jobs=1, progress=None, trained=None) -> R
     if trained is None:
         sz = _sizes("mozer-reversed", scale)
         data = {"sizes": asdict(sz)}
-        with _threads(jobs):
+        with numba_threads(jobs):
             for rev in (False, True):
                 seqs = V.verb_task(items, 3, reverse=rev)
                 key = "reversed" if rev else "forward"
@@ -389,7 +376,7 @@ def run_reproduce(scale="book", seed=0, jobs=1, progress=None, trained=None) -> 
     if trained is None:
         sz = _sizes("mozer-reproduce", scale)
         data = {"sizes": asdict(sz)}
-        with _threads(jobs):
+        with numba_threads(jobs):
             for delay, cap in ((1, sz.epochs), (4, sz.epochs_delay4)):
                 seqs = V.reproduction_task(delay)
                 for arch in ("focused", "full"):
@@ -448,7 +435,7 @@ def run_large_verbs(scale="book", seed=0, jobs=1, progress=None, trained=None) -
         tests = {"held_out": V.verb_task(held, 13)}
         data = {"sizes": asdict(sz), "scale": get_scale(scale), "corpus": [list(c) for c in corpus],
                 "held_out": [list(h) for h in held]}
-        with _threads(jobs):
+        with numba_threads(jobs):
             for arch, n_ctx in (("focused", 25), ("full", 16)):
                 data[arch] = _condition(seqs, arch, n_ctx, sz.runs, sz.epochs, RATES["large"],
                                         _rng(seed, "large", arch), progress, tests)

@@ -32,14 +32,13 @@ momentum: the chapter's exercise measures it).
 
 from __future__ import annotations
 
-import contextlib
 import math
 
 import numpy as np
 
 from .. import analysis, claims, metrics
 from ..checks import count
-from ..experiments import Result, check_data
+from ..experiments import Result, check_data, numba_threads
 from ..grammars import (SERVAN_SCHREIBER_TRAINING, embedded_subgrammar, generalisation_strings,
                        n_letters, reber)
 from ..random import as_generator
@@ -70,19 +69,6 @@ def config(n_hidden: int, **changes) -> TrainConfig:
 def _sub(seed: int, *keys: int) -> int:
     """An integer seed derived from ``seed`` and ``keys`` (independent streams per experiment part)."""
     return int(np.random.SeedSequence([int(seed), *map(int, keys)]).generate_state(1)[0])
-
-
-@contextlib.contextmanager
-def _threads(jobs: int):
-    """Run numba's parallel loops on ``jobs`` threads (results do not depend on it)."""
-    import numba
-
-    old = numba.get_num_threads()
-    numba.set_num_threads(max(1, min(int(jobs), numba.config.NUMBA_NUM_THREADS)))
-    try:
-        yield
-    finally:
-        numba.set_num_threads(old)
 
 
 def params_to_lists(params: SRNParams) -> dict:
@@ -341,7 +327,7 @@ def _train_reber_3hu(scale, seed, jobs, progress) -> dict:
     """Train and test the networks of :func:`run_reber_3hu`; its data."""
     g = reber()
     r3, r15 = choose(20, 100, scale), choose(6, 20, scale)
-    with _threads(jobs):
+    with numba_threads(jobs):
         h3 = train_online(g.tables(), 60_000, config=config(3), n_networks=r3,
                           rng=_sub(seed, 1, 1), progress=progress)
         h15 = train_online(g.tables(), 20_000, config=config(15), n_networks=r15,
@@ -569,7 +555,7 @@ def run_21_strings(scale="book", seed=0, jobs=1, progress=None, trained=None) ->
     unseen = list(generalisation_strings())
     language = g.enumerate(8, 3)
     R = choose(5, 20, scale)
-    with _threads(jobs):
+    with numba_threads(jobs):
         hist = train_epochs([g.encode(s) for s in train], n_epochs=2000, config=config(15),
                             n_networks=R, rng=_sub(seed, 2, 1), chunk_strings=21 * 50,
                             progress=progress)
@@ -652,7 +638,7 @@ def generalisation_sweep(learning_rates=(0.01, 0.015, 0.02), momenta=(0.5, 0.7, 
     unseen = list(generalisation_strings())
     language = g.enumerate(8, 3)
     out = []
-    with _threads(jobs):
+    with numba_threads(jobs):
         for lr in learning_rates:
             for mom in momenta:
                 hist = train_epochs(train, n_epochs=2000, config=config(15, learning_rate=lr, momentum=mom),
@@ -785,7 +771,7 @@ def run_acp(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result
         r2_note6.append([analysis.acp_r_squared(acp, y[k], strings, g) for k in range(R)])
         r2_pattern.append([acp_pattern_r_squared(rows, x, y[k]) for k in range(R)])
 
-    with _threads(jobs):
+    with numba_threads(jobs):
         measure(params)
         for epoch in range(50, 1001, 50):
             hist = train_epochs(enc, n_epochs=50, config=config(15), n_networks=R, rng=gen,
@@ -958,7 +944,7 @@ def run_problem3(scale="book", seed=0, jobs=1, progress=None, trained=None) -> R
         hidden = choose((7, 15, 30), (7, 15, 30, 120), scale)
         n_ss = choose((2, 3, 4), (2, 4, 6, 12), scale)
         cap = choose(20_000, 100_000, scale)
-        with _threads(jobs):
+        with numba_threads(jobs):
             main = train_problem3(15, 3, choose(3, 5, scale), choose(30_000, 100_000, scale), seed,
                                   progress=progress)
             sweep = [train_problem3(nh, ns, R, cap, seed, progress=progress)
@@ -1108,7 +1094,7 @@ def run_embedded(scale="book", seed=0, jobs=1, progress=None, trained=None) -> R
     n = choose(300_000, 900_000, scale)
     R = choose(3, 10, scale)
     test = gs.sample(20_000, rng=_sub(seed, 5, 1))
-    with _threads(jobs):
+    with numba_threads(jobs):
         hs = train_online(gs.tables(), n, config=config(15), n_networks=R, rng=_sub(seed, 5, 2),
                           progress=progress)
         ha = train_online(ga.tables(), n, config=config(15), n_networks=R, rng=_sub(seed, 5, 3),

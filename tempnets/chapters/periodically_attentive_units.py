@@ -44,17 +44,15 @@ strings, tests every 400,000); ``book`` is what fits the chapter's time budget.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import time
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
 from .. import claims, metrics
 from ..checks import count
-from ..experiments import Result, check_data
+from ..experiments import Result, check_data, numba_threads
 from ..grammars import (embedded_reber, thesis_embedded_reber, long_embedded_reber, n_letters, reber,
                        time_varying_embedded_reber)
 from ..random import spawn
@@ -338,18 +336,6 @@ def thesis_averages_table(fig: str) -> str:
 
 
 # ----------------------------------------------------------------------------- helpers
-
-
-@contextlib.contextmanager
-def _threads(jobs):
-    """Run with ``jobs`` numba threads (at most the number available), restoring the old count."""
-    jobs = count("jobs", jobs, 1)
-    old = numba.get_num_threads()
-    numba.set_num_threads(min(jobs, numba.config.NUMBA_NUM_THREADS))
-    try:
-        yield
-    finally:
-        numba.set_num_threads(old)
 
 
 def _seed(seed: int, *tags) -> int:
@@ -649,7 +635,7 @@ def run_fig2_1(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Res
         ok = score(p, strings, g, cfg)["final_ok"]  # (R, 2 n): P string, T string, ...
         diffs["both"].append(100.0 * (ok[:, 0::2] & ok[:, 1::2]).mean(axis=1))
 
-    with _threads(jobs):
+    with numba_threads(jobs):
         run = train_condition(g, cfg, sz, seed=seed, tests={"pairs": (strings, g)},
                               progress=progress, on_test=on_test)
     emb = np.array(run["scores"]["pairs"]["embed"])  # (R, n_tests)
@@ -735,7 +721,7 @@ def _run_conditions(exp_id, names, grammar_name, scale, seed, jobs, progress, lo
     sz = _sizes(exp_id, scale)
     tests = make_test_sets(seed, grammar_name, scale, sz.n_test, long, framing)
     g = _grammar(grammar_name, framing)
-    with _threads(jobs):  # side by side: the conditions share their strings, sampled once
+    with numba_threads(jobs):  # side by side: the conditions share their strings, sampled once
         runs = train_conditions(g, {name: condition_config(name) for name in names}, sz,
                                 seed=seed, tests=tests, progress=progress)
     stats = {name: length_statistics(s) for name, (s, _) in tests.items()}
@@ -1233,7 +1219,7 @@ def run_framing(scale="book", seed=0, jobs=1, progress=None, trained=None, basel
     if Sizes(**data["sizes"]).n_strings != sz.n_strings:
         raise ValueError("pa-framing and pa-8.1 must train on the same number of strings")
     tests = make_test_sets(seed, "embedded", scale, sz.n_test, framing="inner-BE")
-    with _threads(jobs):
+    with numba_threads(jobs):
         be_run = train_condition(_grammar("embedded", "inner-BE"), condition_config("BPTT(5,1)"),
                                  sz, seed=seed, tests=tests, progress=progress)
     R = sz.n_networks
