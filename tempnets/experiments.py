@@ -397,13 +397,20 @@ def read_record(path) -> dict:
     return record
 
 
-def describe_record(record: dict) -> str:
-    """How a record was made: its command, commit, wall time and threads, then its note if any."""
+def describe_record(record: dict, width: int = 100) -> str:
+    """How a record was made: its command, commit, wall time and threads, then its note if any.
+
+    The command has a line of its own (to copy); the rest is wrapped at ``width``
+    characters so that a page shows it without scrolling sideways."""
+    import textwrap
+
     commit = record.get("commit") or "unknown"
-    line = (f"recorded run: {record.get('command', '(command not recorded)')} "
-            f"(tempnets commit {commit}, {record['wall_time_s'] / 60:.1f} min on "
-            f"{record.get('jobs', '?')} thread(s))")
-    return f"{line}\nnote: {record['note']}" if record.get("note") else line
+    lines = [f"recorded run: {record.get('command', '(command not recorded)')}",
+             f"  (tempnets commit {commit}, {record['wall_time_s'] / 60:.1f} min on "
+             f"{record.get('jobs', '?')} thread(s))"]
+    if record.get("note"):
+        lines.append(textwrap.fill(f"note: {record['note']}", width, subsequent_indent="  "))
+    return "\n".join(lines)
 
 
 def rederive(path, **kwargs) -> tuple[Result, dict]:

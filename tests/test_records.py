@@ -220,7 +220,12 @@ def test_describe_record_gives_the_command_and_the_note_when_there_is_one():
     record = {"command": "python -m tempnets reproduce x --scale paper --seed 0 --jobs 2",
               "commit": "abc1234", "wall_time_s": 90.0, "jobs": 2}
     assert experiments.describe_record(record) == (
-        "recorded run: python -m tempnets reproduce x --scale paper --seed 0 --jobs 2 "
-        "(tempnets commit abc1234, 1.5 min on 2 thread(s))")
+        "recorded run: python -m tempnets reproduce x --scale paper --seed 0 --jobs 2\n"
+        "  (tempnets commit abc1234, 1.5 min on 2 thread(s))")
     assert experiments.describe_record({**record, "note": "paused for 16 min"}).endswith(
         "thread(s))\nnote: paused for 16 min")
+    # a long note is wrapped (no sideways scrolling on the page) and loses no word
+    long = " ".join(f"word{i}" for i in range(60))
+    text = experiments.describe_record({**record, "note": long})
+    assert max(len(line) for line in text.splitlines()) <= 100
+    assert text.split("note: ", 1)[1].split() == long.split()
