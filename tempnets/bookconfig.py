@@ -3,7 +3,8 @@
 It also checks a built book: :func:`pages_missing_figures` finds chapters
 whose code draws figures but whose HTML page shows none (which is what a
 non-inline matplotlib backend such as ``MPLBACKEND=Agg`` does to a build), and
-:func:`cells_with_stderr` finds executed cells that show a reader a warning::
+:func:`cells_with_stderr` finds executed cells that show a reader a warning, and
+:func:`wide_figures_not_full_width` wide figures that would be shrunk into the text column::
 
     python -m tempnets.bookconfig check-figures book _build/html
     python -m tempnets.bookconfig check-outputs _build/jupyter_execute
@@ -247,6 +248,37 @@ def cells_with_stderr(executed_dir) -> list[str]:
     return found
 
 
+WIDE_FIGURE_PX = 1000
+"""A figure this many pixels wide or wider (about 10 inches at matplotlib's 100 dpi) is shrunk
+by more than a third in the text column; its cell gets the ``full-width`` tag, which lets the
+output use the right margin too."""
+
+
+def wide_figures_not_full_width(executed_dir, limit: int = WIDE_FIGURE_PX) -> list[str]:
+    """``"<notebook> cell <i>: figure <w> px wide"`` for every executed cell whose figure is at
+    least ``limit`` pixels wide but which lacks the ``full-width`` tag."""
+    import base64
+    import io
+    import json
+    from pathlib import Path
+
+    from PIL import Image
+
+    found = []
+    for nb_path in sorted(Path(executed_dir).rglob("*.ipynb")):
+        cells = json.loads(nb_path.read_text(encoding="utf-8"))["cells"]
+        for i, c in enumerate(cells):
+            if "full-width" in c.get("metadata", {}).get("tags", []):
+                continue
+            for o in c.get("outputs", []):
+                png = o.get("data", {}).get("image/png")
+                width = Image.open(io.BytesIO(base64.b64decode(png))).size[0] if png else 0
+                if width >= limit:
+                    found.append(f"{nb_path.name} cell {i}: figure {width} px wide")
+                    break
+    return found
+
+
 USAGE = ("usage: python -m tempnets.bookconfig student SOURCE_CONFIG OUTPUT_CONFIG\n"
          "       python -m tempnets.bookconfig student-sources ROOT OUT [EXECUTED_DIR]\n"
          "       python -m tempnets.bookconfig check-figures BOOK_DIR HTML_DIR\n"
@@ -265,7 +297,10 @@ def main(argv=None) -> int:
         found = cells_with_stderr(argv[1])
         for line in found:
             print(f"error: a page shows a warning or error: {line}", file=sys.stderr)
-        return 1 if found else 0
+        wide = wide_figures_not_full_width(argv[1])
+        for line in wide:
+            print(f"error: {line}; tag the cell 'full-width' (or draw it narrower)", file=sys.stderr)
+        return 1 if found or wide else 0
     if len(argv) in (3, 4) and argv[0] == "student-sources":
         write_student_sources(*argv[1:])
         return 0

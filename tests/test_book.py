@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tempnets.bookconfig import cells_with_stderr, main, merge, pages_missing_figures, student_config
+from tempnets.bookconfig import (cells_with_stderr, main, merge, pages_missing_figures, student_config,
+                                 wide_figures_not_full_width)
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "book").rglob("*.ipynb"))
@@ -211,4 +212,25 @@ def test_output_check_flags_a_cell_that_shows_a_warning(tmp_path, capsys):
     assert main(["check-outputs", str(tmp_path)]) == 1
     assert "RuntimeWarning" in capsys.readouterr().err
     (tmp_path / "a.ipynb").write_text(json.dumps({"cells": [quiet]}))
+    assert main(["check-outputs", str(tmp_path)]) == 0
+
+
+def test_output_check_flags_a_wide_figure_without_the_full_width_tag(tmp_path):
+    import base64
+    import io
+
+    from PIL import Image
+
+    def figure_cell(width, tags=()):
+        buf = io.BytesIO()
+        Image.new("RGB", (width, 10)).save(buf, format="PNG")
+        return {"cell_type": "code", "source": [], "metadata": {"tags": list(tags)},
+                "outputs": [{"output_type": "display_data",
+                             "data": {"image/png": base64.b64encode(buf.getvalue()).decode()}}]}
+
+    cells = [figure_cell(700), figure_cell(1190), figure_cell(1190, ["full-width"])]
+    (tmp_path / "a.ipynb").write_text(json.dumps({"cells": cells}))
+    assert wide_figures_not_full_width(tmp_path) == ["a.ipynb cell 1: figure 1190 px wide"]
+    assert main(["check-outputs", str(tmp_path)]) == 1
+    (tmp_path / "a.ipynb").write_text(json.dumps({"cells": [cells[0], cells[2]]}))
     assert main(["check-outputs", str(tmp_path)]) == 0
