@@ -133,8 +133,10 @@ def test_divergence_stops_with_a_clear_error():
 def test_same_seed_same_weights():
     net = fw.FastWeightNet(3, 3, 1)
     assert np.array_equal(fw.init_slow_weights(net, rng=4), fw.init_slow_weights(net, rng=4))
+    assert not np.array_equal(fw.init_slow_weights(net, rng=4), fw.init_slow_weights(net, rng=5))
     U = fw.init_slow_weights(net, rng=4)
-    assert U.shape == (3, 3) and np.all(np.abs(U) <= 0.1)
+    assert U.shape == (3, 3) and np.all(np.abs(U) <= 0.1) and np.abs(U).max() > 0.05
+    np.testing.assert_allclose(fw.init_slow_weights(net, 0.5, rng=4), 5 * U, rtol=1e-12)
     assert fw.FastWeightNet(3, 3, 1, interface="from-to").n_s_out == 4
 
 

@@ -260,10 +260,16 @@ def test_embedded_subgrammar_exit_probability_is_a_parameter():
             gr.embedded_subgrammar(False, p_exit=bad)
 
 
-@pytest.mark.parametrize("bad, error", [("", ValueError), ("B", ValueError), ("TXSE", ValueError),
-                                        ("BTXS", ValueError), (5, TypeError), (None, TypeError)])
-def test_n_letters_needs_a_full_string(bad, error):
-    with pytest.raises(error):
+FULL = r"n_letters needs a full string, B \.\.\. E; got "
+
+
+@pytest.mark.parametrize("bad, error, match", [
+    ("", ValueError, FULL + "''"), ("B", ValueError, FULL + "'B'"),
+    ("TXSE", ValueError, FULL + "'TXSE'"), ("BTXS", ValueError, FULL + "'BTXS'"),
+    (5, TypeError, r"string must be a str, got int \(5\)"),
+    (None, TypeError, r"string must be a str, got NoneType \(None\)")])
+def test_n_letters_needs_a_full_string(bad, error, match):
+    with pytest.raises(error, match=match):
         n_letters(bad)
     assert n_letters("BE") == 0 and n_letters("BTXSE") == 3
 

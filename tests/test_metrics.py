@@ -36,8 +36,11 @@ def test_flat_activations_with_offsets_match_list():
     g = gr.reber()
     strings = g.sample(5, 1)
     acts = [ideal(g, s) for s in strings]
+    for i in (1, 4):  # reject two strings (4 is the same string as 2) so the order matters
+        acts[i][3, g.encode(strings[i])[4]] = 0.2
     offsets = np.concatenate([[0], np.cumsum([len(a) for a in acts])])
     flat = np.concatenate(acts)
+    np.testing.assert_array_equal(mt.accepted(acts, strings, g), [True, False, True, True, False])
     np.testing.assert_array_equal(mt.accepted(flat, strings, g, offsets=offsets),
                                   mt.accepted(acts, strings, g))
 

@@ -57,7 +57,16 @@ def test_train_converges_and_is_deterministic():
                    rng=3, progress=False)
     np.testing.assert_allclose(p1["w"], [1.0, -1.0], atol=0.05)
     assert np.array_equal(p1["w"], p2["w"]) and h1.loss == h2.loss
-    assert max(h1.grad_norm[:1]) > 1.0  # the first gradients were clipped (norm 2.8 > 1)
+    assert h1.grad_norm[0] > 1.0  # the first gradients were clipped (norm 2.9 > 1) ...
+    # ... by train itself: its updates are clip_by_global_norm, then adam_step (unclipped steps
+    # end 2e-3 away after five updates)
+    cfg, gen = OptimConfig(learning_rate=0.05), np.random.default_rng(3)
+    p, state = {"w": np.zeros(2)}, adam_init({"w": np.zeros(2)})
+    for _ in range(5):
+        _, g = quad(p, *sample(gen))
+        p, state = adam_step(p, clip_by_global_norm(g, cfg.clip_norm)[0], state, cfg)
+    p5, _ = train(quad, {"w": np.zeros(2)}, sample, 5, config=cfg, rng=3, progress=False)
+    np.testing.assert_array_equal(p5["w"], p["w"])
 
 
 def test_train_evaluates_and_stops_on_divergence():

@@ -72,12 +72,28 @@ def test_hidden_differences_zero_for_identical_networks_on_one_string():
 
 
 def test_score_matches_metrics_for_a_single_network():
-    from tempnets.srn import init_params
+    from tempnets import metrics
+    from tempnets.srn import init_params, srn_forward
     g = pa.thesis_embedded_reber()
     strings = pa.test_strings(g, 30, 0)
-    p = init_params(7, 15, 7, rng=1)
-    s = pa.score(p, strings, g, TrainConfig())
-    assert s["embed"].shape == (1,) and 0 <= s["final"][0] <= 100
+    p = init_params(7, 15, 7, r=1.0, rng=0)
+    b_o = np.full(7, -6.0)
+    b_o[g.alphabet.index("T")] = 10.0  # always predicts T: final holds for the 14 strings ending TE
+    got = {}
+    for net in (p, p._replace(b_o=b_o)):
+        for cfg in (TrainConfig(), TrainConfig.pa(), TrainConfig.pa(context_init=0.5)):
+            s = pa.score(net, strings, g, cfg)
+            y, off = srn_forward(net, [g.encode(x) for x in strings], period=cfg.period,
+                                 phase=cfg.phase, context_init=cfg.context_init)
+            e = metrics.embed_predicted(y, strings, g, offsets=off)
+            f = metrics.final_predicted(y, strings, g, offsets=off)
+            assert s["embed_ok"].tolist() == [e.tolist()] and s["final_ok"].tolist() == [f.tolist()]
+            assert s["embed"].tolist() == [100 * e.mean()] and s["final"].tolist() == [100 * f.mean()]
+            got[net is p, cfg] = (s["embed"][0], s["final"][0])
+    # the network and the attention pattern change the scores (the test can fail)
+    assert got[True, TrainConfig()] == (50.0, 0.0)
+    assert got[True, TrainConfig.pa()] == (pytest.approx(100 * 23 / 30), 0.0)
+    assert got[False, TrainConfig()] == (0.0, pytest.approx(100 * 14 / 30))
 
 
 def test_train_condition_network_k_does_not_depend_on_the_others():

@@ -74,7 +74,7 @@ def test_learning_curve_and_acp_curves():
     assert len(ax.lines) == 4
     ax = plots.acp_curves(np.arange(0, 1050, 50), np.random.default_rng(2).random((21, 7)))
     assert len(ax.lines) == 7 and len(ax.get_legend().get_texts()) == 7
-    with pytest.raises(ValueError, match="shape"):
+    with pytest.raises(ValueError, match=r"r_squared must have shape \(2, n_orders\), got \(3, 7\)"):
         plots.acp_curves([0, 50], np.zeros((3, 7)))
 
 

@@ -25,7 +25,7 @@ def test_bad_types_are_rejected_with_what_is_allowed(bad):
 
 
 def test_negative_seed_is_rejected():
-    with pytest.raises(ValueError, match="non-negative"):
+    with pytest.raises(ValueError, match="rng seed must be a non-negative integer, got -1"):
         as_generator(-1)
 
 

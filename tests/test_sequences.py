@@ -26,6 +26,8 @@ def test_batches_pad_after_the_recall_and_are_reproducible():
         assert t[rows, b].tolist() == s[b].tolist() and x[rows[0] - 1, b, 5] == 1
     x2, *_ = make_batch(task, 50, rng=3)
     assert np.array_equal(x, x2)
+    _, _, _, s3, d3 = make_batch(task, 50, rng=4)
+    assert not np.array_equal(s, s3) and not np.array_equal(d, d3)
     assert np.all(make_batch(task, 4, rng=0, delay=7)[4] == 7)
 
 

@@ -17,7 +17,7 @@ def test_flipflop_targets_the_first_b_after_the_last_a():
 
 def test_random_flipflop_is_reproducible_and_balanced():
     a, b = streams.random_flipflop(3000, 7), streams.random_flipflop(3000, 7)
-    assert a.labels == b.labels
+    assert a.labels == b.labels and a.labels != streams.random_flipflop(3000, 8).labels
     counts = np.bincount(np.argmax(a.xs, 1), minlength=3) / 3000
     assert np.all(np.abs(counts - 1 / 3) < 0.04)
     # a B is a target iff an A came since the previous B: about half the Bs
@@ -46,6 +46,7 @@ def test_random_parking_follows_the_owners_life():
     assert 3.6 < np.mean(drives) < 4.4  # mean of a geometric run given it is non-empty: 4
     assert abs(s.xf[:, 0].mean() - 0.5) < 0.02 and abs(s.xs[:, 3:].mean() - 0.5) < 0.02
     assert streams.random_parking(500, 3).labels == streams.random_parking(500, 3).labels
+    assert streams.random_parking(500, 3).labels != streams.random_parking(500, 4).labels
 
 
 @pytest.mark.parametrize("bad,match", [

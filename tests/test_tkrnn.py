@@ -110,6 +110,8 @@ def test_parameter_count_and_blocks():
 def test_same_seed_same_network():
     a, b = init_params(3, 4, 2, rng=7), init_params(3, 4, 2, rng=7)
     assert all(np.array_equal(a[k], b[k]) for k in a)
+    c = init_params(3, 4, 2, rng=8)  # and the seed is used: another seed, other weights and decays
+    assert not any(np.array_equal(a[k], c[k]) for k in ("W_h", "W_z", "theta"))
 
 
 def test_bad_input_is_named():
