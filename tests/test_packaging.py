@@ -48,3 +48,9 @@ def test_postbuild_installs_tempnets_without_dependencies():
 def test_ci_runs_the_readme_test_command():
     assert "make test" in (ROOT / ".ci" / "run").read_text()
     assert "make test" in (ROOT / "README.md").read_text()
+
+
+def test_a_hanging_test_fails_after_the_configured_timeout(request):
+    """pytest-timeout is installed (test extras) and pyproject sets a per-test limit well under CI's 90 min."""
+    assert request.config.pluginmanager.hasplugin("timeout")
+    assert 0 < float(request.config.getini("timeout")) <= 15 * 60
