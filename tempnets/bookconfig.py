@@ -213,14 +213,21 @@ def write_student_sources(root, out, executed_dir=None) -> list:
     return written
 
 
-def pages_missing_figures(book_dir, html_dir) -> list[str]:
-    """Chapters (``.ipynb`` under ``book_dir``) that call matplotlib but whose page has no image."""
+def _notebooks(folder):
+    """``(path, cells)`` of every ``.ipynb`` under ``folder``, in a stable order."""
     import json
     from pathlib import Path
 
+    for nb_path in sorted(Path(folder).rglob("*.ipynb")):
+        yield nb_path, json.loads(nb_path.read_text(encoding="utf-8"))["cells"]
+
+
+def pages_missing_figures(book_dir, html_dir) -> list[str]:
+    """Chapters (``.ipynb`` under ``book_dir``) that call matplotlib but whose page has no image."""
+    from pathlib import Path
+
     missing = []
-    for nb_path in sorted(Path(book_dir).rglob("*.ipynb")):
-        cells = json.loads(nb_path.read_text(encoding="utf-8"))["cells"]
+    for nb_path, cells in _notebooks(book_dir):
         draws = any("plt." in "".join(c["source"]) for c in cells if c["cell_type"] == "code")
         page = Path(html_dir) / nb_path.relative_to(Path(book_dir).parent).with_suffix(".html")
         # Theme images (launch-button logos) live in _static; figures do not.
@@ -234,17 +241,13 @@ def pages_missing_figures(book_dir, html_dir) -> list[str]:
 def cells_with_stderr(executed_dir) -> list[str]:
     """``"<notebook> cell <i>: <first line>"`` for every executed cell (``.ipynb`` under
     ``executed_dir``) that printed to stderr or raised: a warning a reader would see on the page."""
-    import json
-    from pathlib import Path
-
     found = []
-    for nb_path in sorted(Path(executed_dir).rglob("*.ipynb")):
-        cells = json.loads(nb_path.read_text(encoding="utf-8"))["cells"]
+    for nb_path, cells in _notebooks(executed_dir):
         for i, c in enumerate(cells):
             for o in c.get("outputs", []):
                 if o.get("output_type") == "error" or o.get("name") == "stderr":
-                    text = "".join(o.get("text", [])) or o.get("ename", "")
-                    found.append(f"{nb_path.name} cell {i}: {text.strip().splitlines()[0][:200]}")
+                    text = ("".join(o.get("text", [])) or o.get("ename", "")).strip()
+                    found.append(f"{nb_path.name} cell {i}: {text.splitlines()[0][:200] if text else '(empty)'}")
     return found
 
 
@@ -258,24 +261,17 @@ def wide_figures_not_full_width(executed_dir, limit: int = WIDE_FIGURE_PX) -> li
     """``"<notebook> cell <i>: figure <w> px wide"`` for every executed cell whose figure is at
     least ``limit`` pixels wide but which lacks the ``full-width`` tag."""
     import base64
-    import io
-    import json
-    from pathlib import Path
-
-    from PIL import Image
 
     found = []
-    for nb_path in sorted(Path(executed_dir).rglob("*.ipynb")):
-        cells = json.loads(nb_path.read_text(encoding="utf-8"))["cells"]
+    for nb_path, cells in _notebooks(executed_dir):
         for i, c in enumerate(cells):
             if "full-width" in c.get("metadata", {}).get("tags", []):
                 continue
-            for o in c.get("outputs", []):
-                png = o.get("data", {}).get("image/png")
-                width = Image.open(io.BytesIO(base64.b64decode(png))).size[0] if png else 0
-                if width >= limit:
-                    found.append(f"{nb_path.name} cell {i}: figure {width} px wide")
-                    break
+            pngs = [o["data"]["image/png"] for o in c.get("outputs", []) if "image/png" in o.get("data", {})]
+            # A PNG's width is the big-endian integer at bytes 16-19 (its IHDR chunk).
+            widths = [int.from_bytes(base64.b64decode(png)[16:20], "big") for png in pngs]
+            if widths and max(widths) >= limit:
+                found.append(f"{nb_path.name} cell {i}: figure {max(widths)} px wide")
     return found
 
 

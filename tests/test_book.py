@@ -213,6 +213,9 @@ def test_output_check_flags_a_cell_that_shows_a_warning(tmp_path, capsys):
     assert "RuntimeWarning" in capsys.readouterr().err
     (tmp_path / "a.ipynb").write_text(json.dumps({"cells": [quiet]}))
     assert main(["check-outputs", str(tmp_path)]) == 0
+    blank = {"cell_type": "code", "source": [], "outputs": [{"output_type": "stream", "name": "stderr", "text": ["\n"]}]}
+    (tmp_path / "a.ipynb").write_text(json.dumps({"cells": [blank]}))
+    assert cells_with_stderr(tmp_path) == ["a.ipynb cell 0: (empty)"]
 
 
 def test_output_check_flags_a_wide_figure_without_the_full_width_tag(tmp_path):
