@@ -112,7 +112,7 @@ def encode(task: SerialRecall, strings, delays):
     B, L = s.shape
     d = np.broadcast_to(np.asarray(delays), (B,))
     for v in np.unique(d):
-        count("a delay", int(v) if np.issubdtype(np.asarray(v).dtype, np.integer) else v)
+        count("a delay", v)  # numpy integers pass; floats, bools and negatives do not
     d = d.astype(np.int64)
     T = 2 * L + int(d.max()) + 1
     A = task.alphabet

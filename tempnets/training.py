@@ -241,7 +241,7 @@ def _start(config, n_in, n_out, n_networks, rng, params):
         ids = range(count("n_networks", n_networks, 1))
     else:
         try:
-            ids = [int(count("network index", i)) for i in n_networks]
+            ids = [count("network index", i) for i in n_networks]
         except TypeError:
             raise TypeError("n_networks must be an int R (networks 0..R-1) or a sequence of "
                             f"network indices, got {n_networks!r}") from None
