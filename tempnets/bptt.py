@@ -101,12 +101,11 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .srn import FAST, _from_rows, _logistic, _row_widths, _to_rows
+from .portable import dot4, finite as _finite
+from .srn import _from_rows, _logistic, _row_widths, _to_rows
 
-FASTMATH = False  # the general kernel: strict IEEE, plain loops
 
-
-@numba.njit(cache=True, fastmath=FASTMATH)
+@numba.njit(cache=True)
 def _forward_step(W_ih, W_hh, b_h, W_ho, b_o, period, cnt, x, d, has_ctx, prev, slot,
                   Hb, Cb, Ab, Dy, xent, c0):
     """One forward step; stores h(s), context, attention and output deltas; returns sum e^2.
@@ -128,7 +127,7 @@ def _forward_step(W_ih, W_hh, b_h, W_ho, b_o, period, cnt, x, d, has_ctx, prev, 
             net = b_h[i] + W_ih[i, x]
             for j in range(nh):
                 net += W_hh[i, j] * Cb[slot, j]
-            Hb[slot, i] = 1.0 / (1.0 + np.exp(-net))
+            Hb[slot, i] = _logistic(net)
             Ab[slot, i] = 1.0
         else:
             Hb[slot, i] = Cb[slot, i]
@@ -142,14 +141,14 @@ def _forward_step(W_ih, W_hh, b_h, W_ho, b_o, period, cnt, x, d, has_ctx, prev, 
         net = b_o[o]
         for j in range(nh):
             net += W_ho[o, j] * Hb[slot, j]
-        y = 1.0 / (1.0 + np.exp(-net))
+        y = _logistic(net)
         e = (1.0 if o == d else 0.0) - y
         sse += e * e
         Dy[slot, o] = e if xent else e * y * (1.0 - y)
     return sse
 
 
-@numba.njit(cache=True, fastmath=FASTMATH)
+@numba.njit(cache=True)
 def _backward_update(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo, lr, mom,
                      s_now, n_hid, n_pend, Hb, Cb, Ab, Dh, Dy, Xb, acc, apply):
     """Backward pass over the window ending at step ``s_now`` and the weight update.
@@ -238,16 +237,6 @@ def _backward_update(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo, l
             b_h[i] += V_bh[i]
 
 
-@numba.njit(cache=True, fastmath={"reassoc"})
-def _finite(a):
-    """No inf or NaN in the array ``a`` (inf * 0 and nan * 0 are nan, in any order)."""
-    b = a.reshape(-1)
-    t = 0.0
-    for i in range(b.size):
-        t += b[i] * 0.0
-    return t == 0.0
-
-
 @numba.njit(cache=True)
 def _weights_finite(W_ih, W_hh, b_h, W_ho, b_o):
     return (_finite(W_ih) and _finite(W_hh) and _finite(b_h) and _finite(W_ho)
@@ -334,14 +323,14 @@ def _train_many(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
 
 # ----------------------------------------------------------------------------- h' = 1
 
-@numba.njit(cache=True, fastmath=FAST, error_model="numpy")
+@numba.njit(cache=True, error_model="numpy")
 def _train_one_online(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
                       flat, offsets, order, h, lr, mom, reset, xent, period, phase, c0,
                       Hb, Cb, Ab, Dh, Dy, Xb, cnt, istate, stats, status, item0):
     """The fast path of :func:`_train_one` for h' = 1 (SRN rule, BPTT(h, 1), PA).
 
-    Same state, same rule, same arithmetic up to rounding (sums reordered and
-    fused, :func:`_logistic` for the logistic).  It trains a copy of the
+    Same state, same rule, same arithmetic up to rounding (the forward sums in
+    the fixed order of :func:`tempnets.portable.dot4`).  It trains a copy of the
     network in the layout of :func:`_to_rows`, written back at the end: the
     weights into a unit are one padded, contiguous row, so every inner loop
     runs along a row and vectorises, and a unit that is not attentive skips
@@ -430,10 +419,7 @@ def _train_one_online(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
             # net = Wh @ z = W_hh @ c + b_h + W_ih[:, x] on the attentive units
             for i in range(nh):
                 if A[slot, i] != 0.0:
-                    t = Wh[i, P + x]
-                    for j in range(P):
-                        t += Wh[i, j] * Z[slot, j]
-                    net[i] = t
+                    net[i] = Wh[i, P + x] + dot4(Wh, i, Z, slot, P)
             # h = f(net) where attentive, else the held context (bias 1, padding 0)
             # (selects between values loaded unconditionally: masked loads are slow)
             for i in range(P):
@@ -442,10 +428,7 @@ def _train_one_online(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
                 H[slot, i] = f if A[slot, i] != 0.0 else c
             # y = f(Wy @ [h, 1]); e = onehot(d) - y on the real outputs; dy = dE/dnet
             for o in range(no):
-                t = 0.0
-                for j in range(P):
-                    t += Wy[o, j] * H[slot, j]
-                ynet[o] = t
+                ynet[o] = dot4(Wy, o, H, slot, P)
             e2 = 0.0
             for o in range(O):
                 y = _logistic(ynet[o])

@@ -90,6 +90,7 @@ import numba
 import numpy as np
 
 from .checks import count
+from .portable import logistic
 from .random import as_generator
 from .training import DivergenceError
 
@@ -344,7 +345,7 @@ def _steps(U, xs, xf, d, mask, W, P, from_to, squash, T, lr, stop_run, stop_thr,
                     box = s[b * na + a]     # eq. (4)
                 z = W[b, a] + box
                 if squash:
-                    w = 1.0 / (1.0 + np.exp(-T * (z - 0.5)))
+                    w = logistic(T * (z - 0.5))
                     fp = T * w * (1.0 - w)  # d sigma / d w(t-1) = d sigma / d box w(t)
                 else:
                     w = z

@@ -76,6 +76,7 @@ import numba
 import numpy as np
 
 from .checks import count
+from .portable import logistic
 from .random import as_generator, spawn
 
 __all__ = ["FocusedParams", "FullParams", "Sequences", "make_sequences", "init_focused",
@@ -83,7 +84,6 @@ __all__ = ["FocusedParams", "FullParams", "Sequences", "make_sequences", "init_f
            "VARIANTS"]
 
 VARIANTS = ("eq1", "eq3")
-_FAST = {"reassoc", "contract", "arcp"}  # lets LLVM vectorise the sums; keeps NaN/inf semantics for the checks
 
 
 # ----------------------------------------------------------------------------- parameters
@@ -285,42 +285,15 @@ def _overflow_message(R, diag, seqs):
 
 # ----------------------------------------------------------------------------- kernels
 
-@numba.njit(cache=True, fastmath=_FAST, error_model="numpy")
+@numba.njit(cache=True, error_model="numpy")
 def _logistic_all(net, out):
-    """``out = 1 / (1 + exp(-net))`` in plain arithmetic (no libm call), so the loop vectorises.
-
-    e^x = (e^(x/64))^64: the Taylor series of e^r to r^16 for |r| <= 40/64 (truncation
-    below 1e-18), then six squarings (relative error a few 1e-15).  x is clipped to
-    [-40, 40], where the logistic is within 5e-18 of 0 or 1.
-    """
+    """``out = 1 / (1 + exp(-net))`` elementwise (:func:`tempnets.portable.logistic`: plain
+    arithmetic, the same bits on every CPU, and the loop vectorises)."""
     for i in range(net.size):
-        x = -net[i]
-        x = 40.0 if x > 40.0 else x
-        x = -40.0 if x < -40.0 else x
-        r = x * 0.015625
-        p = 4.779477332387385e-14
-        p = p * r + 7.647163731819816e-13
-        p = p * r + 1.1470745597729725e-11
-        p = p * r + 1.6059043836821613e-10
-        p = p * r + 2.08767569878681e-09
-        p = p * r + 2.505210838544172e-08
-        p = p * r + 2.755731922398589e-07
-        p = p * r + 2.7557319223985893e-06
-        p = p * r + 2.48015873015873e-05
-        p = p * r + 0.0001984126984126984
-        p = p * r + 0.001388888888888889
-        p = p * r + 0.008333333333333333
-        p = p * r + 0.041666666666666664
-        p = p * r + 0.16666666666666666
-        p = p * r + 0.5
-        p = p * r + 1.0
-        p = p * r + 1.0
-        for _ in range(6):
-            p = p * p
-        out[i] = 1.0 / (1.0 + p)
+        out[i] = logistic(net[i])
 
 
-@numba.njit(cache=True, fastmath=_FAST, error_model="numpy")
+@numba.njit(cache=True, error_model="numpy")
 def _step_context(W_in, b_c, R, z, diag, eq3, x, c_prev, c, sg):
     """One context step for every unit: eq. 1 (``eq3`` False) or eq. 3, writes ``c`` and ``sg`` (σ)."""
     n_ctx, n_in = W_in.shape
@@ -351,7 +324,7 @@ def _step_output(W_out, b_o, c, y):
         u = b_o[k]
         for i in range(W_out.shape[1]):
             u += W_out[k, i] * c[i]
-        y[k] = 1.0 / (1.0 + np.exp(-u))
+        y[k] = logistic(u)
 
 
 @numba.njit(cache=True, error_model="numpy")
@@ -389,7 +362,7 @@ def _out_delta(y, target, m, dy):
     return m * sse
 
 
-@numba.njit(cache=True, fastmath=_FAST, error_model="numpy")
+@numba.njit(cache=True, error_model="numpy")
 def _trace_kernel(W_in, b_c, R, z, W_out, b_o, eq3, X, Y, M, offsets,
                   gW_in, gb_c, gR, gz, gW_out, gb_o, Yout):
     """Focused back-propagation: gradient from the α/β/γ traces, one forward sweep, no history.
@@ -399,8 +372,7 @@ def _trace_kernel(W_in, b_c, R, z, W_out, b_o, eq3, X, Y, M, offsets,
     target step ``e = W_out.T @ dy`` and ``g_d += e*alpha``, ``g_W_in += e[:,None]*beta``, ...
     The traces are stored input-major (``betaT[j, i]`` = β_ji; row ``n_in``: the bias) so that
     every inner loop runs over the context units and vectorises, the logistic included
-    (:func:`_logistic_all`: arithmetic, no libm call; it agrees with ``1/(1+exp(-u))`` to a
-    few 1e-15, which the tests against BPTT and central differences see through).
+    (:func:`_logistic_all`: arithmetic, no libm call, within a few ulp of ``1/(1+exp(-u))``).
     Writes the outputs of target steps to ``Yout``; returns the summed squared error.
     """
     n_ctx, n_in = W_in.shape
@@ -492,7 +464,7 @@ def _trace_kernel(W_in, b_c, R, z, W_out, b_o, eq3, X, Y, M, offsets,
     return 0.5 * sse
 
 
-@numba.njit(cache=True, fastmath=_FAST, error_model="numpy")
+@numba.njit(cache=True, error_model="numpy")
 def _bptt_kernel(W_in, b_c, R, z, W_out, b_o, diag, eq3, X, Y, M, offsets,
                  gW_in, gb_c, gR, gz, gW_out, gb_o, Yout, C, Cprev, SP):
     """Back-propagation through time over each whole sequence (the unfolded net of Figure 2b).

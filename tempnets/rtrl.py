@@ -46,6 +46,7 @@ import numba
 import numpy as np
 
 from .checks import count
+from .portable import logistic
 from .random import as_generator
 from .training import DivergenceError
 
@@ -133,7 +134,7 @@ def _rtrl(W, x, d, mask, n_out, y, P, lr, stop_run, stop_thr, E_out, G):
             acc = 0.0
             for j in range(nz):
                 acc += W[k, j] * z[j]
-            y[k] = 1.0 / (1.0 + np.exp(-acc))
+            y[k] = logistic(acc)
         # p^k_ij(t) = f'_k [sum_l w_{k,m+l} p^l_ij(t-1) + [k=i] z_j]
         for k in range(n):
             fp = y[k] * (1.0 - y[k])

@@ -39,8 +39,9 @@ a_k(t)           ``attentive(...)``   from ``period``, ``phase``
 
 The forward pass (:func:`srn_forward`) is compiled: the weights into each unit
 form one padded row (:func:`_to_rows`) and the logistic is computed in plain
-arithmetic (:func:`_logistic`, within a few ulp of ``1 / (1 + exp(-u))``), as
-in the fused training kernel, so that its loops vectorise.
+arithmetic (:func:`tempnets.portable.logistic`, within a few ulp of
+``1 / (1 + exp(-u))``) and sums in a fixed order, as in the fused training
+kernel, so that its loops vectorise and give the same bits on every CPU.
 
 Stacks of ``R`` networks put ``R`` first in every array.  The learning rules
 (the backward passes) are in :mod:`tempnets.bptt`, next to the training step;
@@ -57,6 +58,7 @@ import numba
 import numpy as np
 
 from .checks import count
+from .portable import dot4, logistic as _logistic
 from .random import as_generator, spawn
 
 __all__ = [
@@ -316,42 +318,6 @@ def check_symbols(flat, offsets, n_in, n_out=None, min_length=2):
 # Shared with the fused training kernel (tempnets.bptt._train_one_online): the
 # logistic in plain arithmetic and the unit-level layout of the weights.
 
-FAST = {"reassoc", "contract", "nsz", "arcp"}  # no nnan/ninf: NaN must stay visible
-
-_LOG2E = 1.4426950408889634
-_LN2_HI = 6.93147180369123816490e-01  # ln 2 = _LN2_HI + _LN2_LO; k * _LN2_HI is exact
-_LN2_LO = 1.90821492927058770002e-10
-_ROUND = 6755399441055744.0  # 1.5 * 2**52: the integer k sits in the low bits of k + _ROUND
-# the [6/6] Pade approximant of exp: exp(r) ~ p(r) / p(-r), p(r) = sum_j _PADE[j] r**j
-_PADE = (1.0, 1.0 / 2.0, 5.0 / 44.0, 1.0 / 66.0, 1.0 / 792.0, 1.0 / 15840.0, 1.0 / 665280.0)
-
-
-@numba.njit(cache=True, fastmath={"contract"})
-def _logistic(u):
-    """1 / (1 + exp(-u)) within a few ulp, in plain arithmetic so that loops calling it
-    vectorise (no libm call) and with a short dependency chain.
-
-    exp(-u) = 2**k exp(r) with k = rint(-u / ln 2), |r| <= ln(2) / 2 and
-    exp(r) = p(r) / p(-r) (the [6/6] Pade approximant, error < 1e-18 there), so
-    the logistic is p(-r) / (p(-r) + 2**k p(r)), one division; 2**k is built
-    from its exponent bits.  -u is clamped to [-708, 709] (exp(-708) ~ 3e-308, so
-    the unit still saturates at 0 or 1 to double precision); NaN stays NaN.
-    Strict IEEE but for fused multiply-adds: reassociation would undo the
-    two-part reduction.
-    """
-    x = -u
-    x = -708.0 if x < -708.0 else x
-    x = 709.0 if x > 709.0 else x
-    k = np.rint(x * _LOG2E)
-    r = (x - k * _LN2_HI) - k * _LN2_LO
-    r2 = r * r
-    even = ((_PADE[6] * r2 + _PADE[4]) * r2 + _PADE[2]) * r2 + _PADE[0]
-    odd = ((_PADE[5] * r2 + _PADE[3]) * r2 + _PADE[1]) * r
-    two_k = (np.float64(k + _ROUND).view(np.int64) + 1023) << 52
-    q = even - odd
-    return q / (q + (even + odd) * np.int64(two_k).view(np.float64))
-
-
 @numba.njit(cache=True)
 def _row_widths(nh, no, n_in):
     """Widths of the rows of :func:`_to_rows`, padded to multiples of 4 (a vector of
@@ -401,7 +367,7 @@ def _from_rows(Wh, Wy, W_ih, W_hh, b_h, W_ho, b_o):
         b_o[o] = Wy[o, nh]
 
 
-@numba.njit(cache=True, fastmath=FAST, error_model="numpy")
+@numba.njit(cache=True, error_model="numpy")
 def _forward_one(W_ih, W_hh, b_h, W_ho, b_o, flat, offsets, period, phase, reset, c0,
                  out_y, out_h, want_h):
     """Forward pass of one network over all strings; writes ``out_y`` (and ``out_h``).
@@ -416,8 +382,8 @@ def _forward_one(W_ih, W_hh, b_h, W_ho, b_o, flat, offsets, period, phase, reset
     no = W_ho.shape[0]
     P, O, S = _row_widths(nh, no, W_ih.shape[1])
     Wh, Wy = _to_rows(W_ih, W_hh, b_h, W_ho, b_o, P, S)
-    z = np.zeros(P)  # [c, 1, 0..]: the context, the bias's "activation", padding
-    hid = np.zeros(P)  # [h, 1, 0..]
+    z = np.zeros((1, P))  # [c, 1, 0..]: the context, the bias's "activation", padding
+    hid = np.zeros((1, P))  # [h, 1, 0..]
     att = np.zeros(P)  # 1.0 on the attentive hidden units (0 on the bias and the padding)
     net = np.zeros(P)
     ynet = np.zeros(O)
@@ -429,9 +395,9 @@ def _forward_one(W_ih, W_hh, b_h, W_ho, b_o, flat, offsets, period, phase, reset
     for i in range(offsets.shape[0] - 1):
         if reset or first:
             for k in range(nh):
-                z[k] = c0
+                z[0, k] = c0
                 cnt[k] = (period[k] - phase[k]) % period[k]
-            z[nh] = 1.0
+            z[0, nh] = 1.0
             first = False
         for q in range(offsets[i], offsets[i + 1] - 1):
             x = flat[q]
@@ -439,28 +405,22 @@ def _forward_one(W_ih, W_hh, b_h, W_ho, b_o, flat, offsets, period, phase, reset
                 att[k] = 1.0 if cnt[k] == 0 else 0.0
                 cnt[k] = cnt[k] + 1 if cnt[k] + 1 < period[k] else 0
                 if att[k] != 0.0:
-                    t = Wh[k, P + x]
-                    for j in range(P):
-                        t += Wh[k, j] * z[j]
-                    net[k] = t
+                    net[k] = Wh[k, P + x] + dot4(Wh, k, z, 0, P)
             for k in range(P):  # (selects between values loaded unconditionally)
                 f = _logistic(net[k])
-                c = z[k]
-                hid[k] = f if att[k] != 0.0 else c
+                c = z[0, k]
+                hid[0, k] = f if att[k] != 0.0 else c
             for o in range(no):
-                t = 0.0
-                for j in range(P):
-                    t += Wy[o, j] * hid[j]
-                ynet[o] = t
+                ynet[o] = dot4(Wy, o, hid, 0, P)
             for o in range(O):
                 ynet[o] = _logistic(ynet[o])
             for o in range(no):
                 out_y[step, o] = ynet[o]
             if want_h:
                 for k in range(nh):
-                    out_h[step, k] = hid[k]
+                    out_h[step, k] = hid[0, k]
             for k in range(P):
-                z[k] = hid[k]
+                z[0, k] = hid[0, k]
             step += 1
 
 
