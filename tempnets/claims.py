@@ -12,6 +12,15 @@ Honest failures are part of the record: a claim the chapter reports as *not*
 reproducing is made with ``expected=False``.  It is shown as "does not hold
 (reported)", and :meth:`~ClaimsTable.verify` raises if it starts to hold, so
 the prose around it cannot go stale silently either.
+
+Uncertainty: a value measured over a few runs (a share of runs, a mean, a
+median) carries its 95% ``interval`` (see :mod:`tempnets.intervals`), and the
+check is applied to the whole interval.  When the interval lies on both sides
+of the threshold the outcome is **inconclusive at this scale**: neither holds
+nor does not hold.  A chapter that cannot assert a verdict at its scale says so
+with ``expected=None``; such a claim is shown with its interval and outcome but
+never asserted, since the last bits of another machine's arithmetic may decide
+it.  Only decisive verdicts are asserted.
 """
 
 from __future__ import annotations
@@ -58,6 +67,35 @@ class Check:
         if self.kind == "between":
             return self.a <= x <= self.b
         raise ValueError(f"unknown check kind {self.kind!r}")
+
+    def region(self, paper=None) -> tuple[float, float]:
+        """The values of ``ours`` that pass, as ``(low, high)`` (a check on a number)."""
+        if self.kind in ("within", "relative"):
+            tol = self.a if self.kind == "within" else self.a * abs(float(paper))
+            return (float(paper) - tol, float(paper) + tol)
+        return {"at_least": (self.a, math.inf), "at_most": (-math.inf, self.a),
+                "between": (self.a, self.b)}[self.kind]
+
+    def outcome(self, ours, paper=None, interval=None):
+        """``True`` (passes), ``False`` (fails) or ``None`` (inconclusive: ``interval``, the
+        uncertainty of ``ours``, reaches both values that pass and values that fail)."""
+        if self.kind == "recorded":
+            return None if self.a == 0.5 else bool(self.a)
+        point = self.holds(ours, paper)
+        if interval is None:
+            return point
+        if self.kind == "true":
+            raise ValueError("a yes/no check ('ours is true') takes no interval; "
+                             "give the number it rests on with a numeric check")
+        lo, hi = (float(v) for v in interval)
+        if math.isnan(lo) or math.isnan(hi) or lo > hi:
+            raise ValueError(f"interval must be (low, high) with low <= high, got {interval!r}")
+        a, b = self.region(paper)
+        if a <= lo and hi <= b:
+            return True
+        if hi < a or lo > b:
+            return False
+        return None
 
     def describe(self) -> str:
         """Human-readable form of the test, e.g. ``|ours − paper| ≤ 2``."""
@@ -116,6 +154,15 @@ def is_true() -> Check:
     return Check("true")
 
 
+def _fmt_interval(interval) -> str:
+    return "[" + ", ".join("∞" if v == math.inf else "−∞" if v == -math.inf else f"{v:.3g}"
+                           for v in interval) + "]"
+
+
+OUTCOMES = {True: "holds", False: "does not hold", None: "inconclusive at this scale"}
+"""The words for a claim's outcome."""
+
+
 def _fmt(x) -> str:
     if x is None:
         return "—"
@@ -142,11 +189,15 @@ class Claim:
         Our measured value.
     check : Check
         The test with its tolerance (see :func:`within`, :func:`at_least`, ...).
-    expected : bool
+    expected : bool or None
         ``True`` if the chapter says the claim reproduces; ``False`` if it
-        reports honestly that it does not.
+        reports honestly that it does not; ``None`` if it cannot say at this
+        scale (the claim is shown, never asserted).
     note : str
         Scale, number of runs, or why a claim does not hold.
+    interval : (float, float) or None
+        95% confidence interval of ``ours`` (:mod:`tempnets.intervals`) when it is
+        estimated from runs; the check must then hold on all of it.
     """
 
     statement: str
@@ -154,10 +205,16 @@ class Claim:
     paper: object
     ours: object
     check: Check
-    expected: bool = True
+    expected: bool | None = True
     note: str = ""
+    interval: tuple | None = None
 
     def __post_init__(self):
+        if self.expected not in (True, False, None):
+            raise ValueError(f"claim {self.statement!r}: expected must be True, False or None, "
+                             f"got {self.expected!r}")
+        if self.interval is not None:
+            object.__setattr__(self, "interval", tuple(float(v) for v in self.interval))
         if not isinstance(self.check, Check):
             raise TypeError(f"check must be a tempnets.claims.Check (e.g. within(2.0)), got {self.check!r}")
         if self.check.kind in ("within", "relative") and not isinstance(self.paper, (int, float)):
@@ -167,20 +224,28 @@ class Claim:
             )
 
     @property
-    def holds(self) -> bool:
-        """Whether our value passes the check."""
-        return self.check.holds(self.ours, self.paper)
+    def holds(self):
+        """Whether our value passes the check: ``True``, ``False``, or ``None`` when its
+        interval straddles the threshold (inconclusive)."""
+        return self.check.outcome(self.ours, self.paper, self.interval)
 
     @property
     def verdict(self) -> str:
-        """``holds``, ``does not hold (reported)``, or a FAILED/UNEXPECTED flag."""
-        if self.holds:
-            return "holds" if self.expected else "UNEXPECTEDLY HOLDS"
-        return "does not hold (reported)" if not self.expected else "FAILS"
+        """``holds``, ``does not hold (reported)``, ``inconclusive at this scale``, or a flag
+        (``FAILS``, ``UNEXPECTEDLY HOLDS``, ...) when the outcome is not the one stated."""
+        got = self.holds
+        if self.expected is None:
+            return OUTCOMES[got]
+        if got == self.expected:
+            return "holds" if got else "does not hold (reported)"
+        if got is None:
+            return "INCONCLUSIVE (stated: " + ("holds)" if self.expected else "does not hold)")
+        return "FAILS" if self.expected else "UNEXPECTEDLY HOLDS"
 
     @property
     def as_expected(self) -> bool:
-        return self.holds == self.expected
+        """The outcome is the one the chapter states (always, for a claim it does not assert)."""
+        return self.expected is None or self.holds == self.expected
 
 
 class ClaimFailed(AssertionError):
@@ -194,9 +259,14 @@ class ClaimsTable:
     title: str = "Claims"
     claims: list = field(default_factory=list)
 
-    def add(self, statement, source, paper, ours, check, expected=True, note="") -> Claim:
+    robustness: dict | None = None
+    """Optional: statement -> ``{verdict: number of seeds}`` from a robustness record
+    (:func:`tempnets.experiments.robustness`), shown as a column."""
+
+    def add(self, statement, source, paper, ours, check, expected=True, note="",
+            interval=None) -> Claim:
         """Create a :class:`Claim` (same parameters), append it and return it."""
-        claim = Claim(statement, source, paper, ours, check, expected, note)
+        claim = Claim(statement, source, paper, ours, check, expected, note, interval)
         self.claims.append(claim)
         return claim
 
@@ -210,9 +280,10 @@ class ClaimsTable:
         """
         table = cls(title)
         for r in rows:
+            outcome = 0.5 if r["holds"] is None else float(bool(r["holds"]))
             table.add(r["statement"], r["source"], r["paper"], r["ours"],
-                      Check("recorded", float(bool(r["holds"])), text=r["test"]),
-                      r["expected"], r.get("note", ""))
+                      Check("recorded", outcome, text=r["test"]),
+                      r["expected"], r.get("note", ""), r.get("interval"))
         return table
 
     def rows(self) -> list[dict]:
@@ -220,9 +291,25 @@ class ClaimsTable:
         return [
             {"statement": c.statement, "source": c.source, "paper": c.paper, "ours": c.ours,
              "test": c.check.describe(), "expected": c.expected, "holds": c.holds,
-             "verdict": c.verdict, "note": c.note}
+             "verdict": c.verdict, "note": c.note,
+             "interval": None if c.interval is None else list(c.interval)}
             for c in self.claims
         ]
+
+    def with_robustness(self, counts: dict) -> "ClaimsTable":
+        """This table with a column "over seeds" from a robustness record's ``counts``
+        (statement -> {outcome: seeds}); returns self."""
+        self.robustness = counts
+        return self
+
+    def seeds_cell(self, c: Claim) -> str:
+        """E.g. ``holds in 9/10 seeds`` (the most frequent outcome first)."""
+        counts = (self.robustness or {}).get(c.statement)
+        if not counts:
+            return "—"
+        n = sum(counts.values())
+        parts = sorted(counts.items(), key=lambda kv: -kv[1])
+        return "; ".join(f"{k} in {v}/{n}" for k, v in parts) + " seeds"
 
     def failures(self) -> list[Claim]:
         """Claims whose outcome differs from what the chapter states."""
@@ -239,23 +326,31 @@ class ClaimsTable:
             raise ClaimFailed("\n".join(lines))
         return self
 
-    _HEAD = ("claim", "source", "paper", "ours", "test", "verdict")
+    @property
+    def _head(self) -> tuple:
+        head = ("claim", "source", "paper", "ours [95% interval]", "test", "verdict")
+        return head + (("over seeds",) if self.robustness else ())
 
     def _cells(self, c: Claim) -> tuple:
-        return (c.statement + (f" ({c.note})" if c.note else ""), c.source, _fmt(c.paper),
-                _fmt(c.ours), c.check.describe(), c.verdict)
+        ours = _fmt(c.ours) + ("" if c.interval is None else " " + _fmt_interval(c.interval))
+        cells = (c.statement + (f" ({c.note})" if c.note else ""), c.source, _fmt(c.paper),
+                 ours, c.check.describe(), c.verdict)
+        return cells + ((self.seeds_cell(c),) if self.robustness else ())
 
     def __str__(self) -> str:
-        rows = [self._HEAD] + [self._cells(c) for c in self.claims]
-        widths = [min(max(len(r[i]) for r in rows), 60 if i == 0 else 40) for i in range(len(self._HEAD))]
+        head = self._head
+        rows = [head] + [self._cells(c) for c in self.claims]
+        widths = [min(max(len(r[i]) for r in rows), 60 if i == 0 else 40) for i in range(len(head))]
         fmt = lambda r: "  ".join(s[:w].ljust(w) for s, w in zip(r, widths)).rstrip()
         lines = [self.title, fmt(rows[0]), "  ".join("-" * w for w in widths)]
         return "\n".join(lines + [fmt(r) for r in rows[1:]])
 
     # Row colours by verdict (a claim reported as not holding is not green), with a legend.
     _COLOURS = {"holds": "#e6f4ea", "does not hold (reported)": "#fff3cd",
-                "FAILS": "#f8d7da", "UNEXPECTEDLY HOLDS": "#f8d7da"}
+                "does not hold": "#fff3cd", "inconclusive at this scale": "#e9ecef",
+                "FAILS": "#f8d7da"}
     _LEGEND = (("holds", "holds"), ("does not hold (reported)", "does not hold, as the chapter reports"),
+               ("inconclusive at this scale", "inconclusive: the interval straddles the threshold"),
                ("FAILS", "not as the chapter states (the build fails)"))
 
     def _repr_html_(self) -> str:
@@ -267,9 +362,9 @@ class ClaimsTable:
         out = ["<table class='tempnets-claims' style='border-collapse:collapse;margin:0.5em 0'>",
                f"<caption style='caption-side:top;text-align:left;padding:0.3em 0'>"
                f"<strong>{html.escape(self.title)}</strong><br><small>{legend}</small></caption><thead><tr>"]
-        out += [f"<th style='{pad}'>{h}</th>" for h in self._HEAD] + ["</tr></thead><tbody>"]
+        out += [f"<th style='{pad}'>{h}</th>" for h in self._head] + ["</tr></thead><tbody>"]
         for c in self.claims:
-            out.append(f"<tr style='background:{self._COLOURS[c.verdict]}'>")
+            out.append(f"<tr style='background:{self._COLOURS.get(c.verdict, self._COLOURS['FAILS'])}'>")
             cells = [html.escape(s) for s in self._cells(c)]
             if not c.as_expected:
                 cells[-1] = f"<strong>{cells[-1]}</strong>"

@@ -91,7 +91,7 @@ import numpy as np
 
 from .checks import count
 from .portable import logistic
-from .random import as_generator
+from .random import as_generator, perturbed
 from .training import DivergenceError
 
 __all__ = ["INTERFACES", "SQUASHES", "FastWeightNet", "FastState", "OnlineResult",
@@ -247,7 +247,7 @@ def init_slow_weights(net: FastWeightNet, init_range: float = 0.1, rng=None) -> 
     _check_net(net)
     if isinstance(init_range, bool) or not isinstance(init_range, numbers.Real) or init_range < 0:
         raise ValueError(f"init_range must be a number >= 0, got {init_range!r}")
-    return as_generator(rng).uniform(-init_range, init_range, net.shape_U)
+    return perturbed(as_generator(rng).uniform(-init_range, init_range, net.shape_U))
 
 
 def _writes(net, U, x):

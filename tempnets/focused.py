@@ -77,7 +77,7 @@ import numpy as np
 
 from .checks import count
 from .portable import logistic
-from .random import as_generator, spawn
+from .random import as_generator, perturbed, spawn
 
 __all__ = ["FocusedParams", "FullParams", "Sequences", "make_sequences", "init_focused",
            "init_full", "init_many", "connection_count", "forward", "trace_gradient", "bptt_gradient",
@@ -127,7 +127,7 @@ def connection_count(params) -> int:
 def _fan_in_normalised(gen, n_rows, n_cols, l1):
     """Gaussian rows scaled so that each row (a unit's fan-in, bias last) has L1 norm ``l1``."""
     w = gen.standard_normal((n_rows, n_cols))
-    return w * (l1 / np.abs(w).sum(axis=1, keepdims=True))
+    return perturbed(w * (l1 / np.abs(w).sum(axis=1, keepdims=True)))
 
 
 def init_focused(n_in: int, n_ctx: int, n_out: int, rng=None, *, z0: float = -0.5,
@@ -145,8 +145,8 @@ def init_focused(n_in: int, n_ctx: int, n_out: int, rng=None, *, z0: float = -0.
     gen = as_generator(rng)
     cin = _fan_in_normalised(gen, n_ctx, n_in + 1, l1)
     cout = _fan_in_normalised(gen, n_out, n_ctx + 1, l1)
-    d = gen.uniform(lo, hi, n_ctx)
-    return FocusedParams(cin[:, :n_in].copy(), cin[:, n_in].copy(), d, np.full(n_ctx, float(z0)),
+    d = perturbed(gen.uniform(lo, hi, n_ctx))
+    return FocusedParams(cin[:, :n_in].copy(), cin[:, n_in].copy(), d, perturbed(np.full(n_ctx, float(z0))),
                          cout[:, :n_ctx].copy(), cout[:, n_ctx].copy())
 
 

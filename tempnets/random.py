@@ -9,7 +9,11 @@ network whether it is trained alone or among twenty.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import math
 import numbers
+import os
 
 import numpy as np
 
@@ -70,3 +74,62 @@ def spawn(rng, n: int) -> list[np.random.Generator]:
         seq = np.random.SeedSequence(int(rng))
         return [np.random.default_rng(s) for s in seq.spawn(n)]
     return list(as_generator(rng).spawn(n))
+
+
+PERTURB_VARIABLE = "TEMPNETS_PERTURB"
+"""Environment variable holding the relative perturbation of initial weights (see :func:`perturbed`)."""
+
+
+def perturbation() -> float:
+    """The relative perturbation ``EPS`` of every initial weight, from ``$TEMPNETS_PERTURB`` (0 when unset).
+
+    An environment variable rather than an argument so that it reaches every
+    initialiser of a run, in worker threads and in spawned worker processes alike,
+    without threading a flag through every chapter (set by
+    ``python -m tempnets reproduce ID --perturb EPS`` and :func:`perturbing`).
+    """
+    text = os.environ.get(PERTURB_VARIABLE, "").strip()
+    if not text:
+        return 0.0
+    try:
+        eps = float(text)
+    except ValueError:
+        eps = math.nan
+    if not 0.0 <= eps < 1.0:
+        raise ValueError(f"${PERTURB_VARIABLE} must be a number in [0, 1), got {text!r}")
+    return eps
+
+
+def perturbed(weights):
+    """``weights * (1 + EPS u)``, u uniform in [-1, 1]; ``weights`` unchanged when EPS = 0.
+
+    Called by every initialiser on what it drew, so that a run with
+    ``--perturb 1e-12`` starts a few ulp away from the same seed's run and follows
+    the trajectory another machine's arithmetic would.  ``u`` comes from its own
+    stream, seeded by the bytes of ``weights``: the initialiser's own stream is
+    untouched (the same batches, the same networks otherwise) and the
+    perturbation does not depend on which thread or process draws it.
+    """
+    eps = perturbation()
+    if eps == 0.0:
+        return weights
+    w = np.asarray(weights, dtype=np.float64)
+    key = int.from_bytes(hashlib.sha256(w.tobytes()).digest()[:8], "little")
+    u = np.random.default_rng([key, len(PERTURB_VARIABLE)]).uniform(-1.0, 1.0, w.shape)
+    return w * (1.0 + eps * u)
+
+
+@contextlib.contextmanager
+def perturbing(eps: float):
+    """Within the block, every initial weight is :func:`perturbed` by ``eps`` (in this process
+    and in the worker processes it starts)."""
+    old = os.environ.get(PERTURB_VARIABLE)
+    os.environ[PERTURB_VARIABLE] = repr(float(eps))
+    try:
+        perturbation()  # refuses a bad eps before anything runs
+        yield
+    finally:
+        if old is None:
+            del os.environ[PERTURB_VARIABLE]
+        else:
+            os.environ[PERTURB_VARIABLE] = old

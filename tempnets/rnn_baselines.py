@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .random import as_generator
+from .random import as_generator, perturbed
 from .checks import count
 from .tkrnn import _logistic, check_batch, softmax_xent
 
@@ -55,8 +55,8 @@ def _init(gates, n_in, n_hidden, n_out, rng, scale):
                                                  ("n_out", n_out)))
     gen = as_generator(rng)
     std = scale / np.sqrt(H + I)
-    return {"W_h": gen.standard_normal((gates * H, H + I)) * std, "b_h": np.zeros(gates * H),
-            "W_z": gen.standard_normal((O, H + I)) * std, "b_z": np.zeros(O)}
+    return {"W_h": perturbed(gen.standard_normal((gates * H, H + I)) * std), "b_h": np.zeros(gates * H),
+            "W_z": perturbed(gen.standard_normal((O, H + I)) * std), "b_z": np.zeros(O)}
 
 
 def _shapes(params, gates, name):

@@ -47,7 +47,7 @@ import numpy as np
 
 from .checks import count
 from .portable import logistic
-from .random import as_generator
+from .random import as_generator, perturbed
 from .training import DivergenceError
 
 __all__ = ["RecurrentNet", "RTRLResult", "init_weights", "gradient", "gradient_bptt",
@@ -90,7 +90,7 @@ def init_weights(net: RecurrentNet, init_range: float = 0.1, rng=None) -> np.nda
         raise TypeError(f"net must be a RecurrentNet, got {type(net).__name__}")
     if isinstance(init_range, bool) or not isinstance(init_range, numbers.Real) or init_range < 0:
         raise ValueError(f"init_range must be a number >= 0, got {init_range!r}")
-    return as_generator(rng).uniform(-init_range, init_range, net.shape_W)
+    return perturbed(as_generator(rng).uniform(-init_range, init_range, net.shape_W))
 
 
 def _check(net, W, x, d, mask):

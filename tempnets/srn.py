@@ -59,7 +59,7 @@ import numpy as np
 
 from .checks import count
 from .portable import dot4, logistic as _logistic
-from .random import as_generator, spawn
+from .random import as_generator, perturbed, spawn
 
 __all__ = [
     "SRNParams",
@@ -111,7 +111,7 @@ class SRNParams(NamedTuple):
 
 def _draw_params(gen: np.random.Generator, n_in, n_hidden, n_out, r) -> SRNParams:
     # Fixed draw order (W_ih, W_hh, b_h, W_ho, b_o) so that a seed means one network.
-    u = lambda *shape: gen.uniform(-r, r, size=shape)  # noqa: E731
+    u = lambda *shape: perturbed(gen.uniform(-r, r, size=shape))  # noqa: E731
     return SRNParams(u(n_hidden, n_in), u(n_hidden, n_hidden), u(n_hidden),
                      u(n_out, n_hidden), u(n_out))
 

@@ -66,7 +66,7 @@ from __future__ import annotations
 import numpy as np
 
 from .checks import count
-from .random import as_generator
+from .random import as_generator, perturbed
 
 __all__ = ["init_params", "lam", "tkrnn_forward", "tkrnn_loss_and_grad", "kernel", "blocks",
            "n_params", "multiply_adds", "check_batch", "softmax_xent"]
@@ -119,9 +119,9 @@ def init_params(n_in: int, n_hidden: int, n_out: int, n_kernels: int = 1, rng=No
     N = n * (H + I)
     lam0 = gen.uniform(lo, hi, N)
     std = scale * (1.0 - lam0) / np.sqrt(H + I)
-    return {"W_h": gen.standard_normal((H, N)) * std, "b_h": np.zeros(H),
-            "W_z": gen.standard_normal((O, N)) * std, "b_z": np.zeros(O),
-            "theta": np.log(lam0 / (1.0 - lam0)).reshape(n, H + I)}
+    return {"W_h": perturbed(gen.standard_normal((H, N)) * std), "b_h": np.zeros(H),
+            "W_z": perturbed(gen.standard_normal((O, N)) * std), "b_z": np.zeros(O),
+            "theta": perturbed(np.log(lam0 / (1.0 - lam0))).reshape(n, H + I)}
 
 
 def _shapes(params) -> tuple[int, int, int, int]:

@@ -126,3 +126,52 @@ def test_html_rows_are_coloured_by_verdict_with_a_legend():
     for colour in set(rows):                          # the legend names every colour used
         assert page.count(colour) >= 2
     assert "padding" in page and "<strong>FAILS</strong>" in page
+
+
+def test_an_interval_across_the_threshold_is_inconclusive():
+    from tempnets.claims import Claim, ClaimsTable, at_least, between, within
+
+    on = Claim("solved more often", "§5", None, 0.5, at_least(0.5), True, interval=(0.24, 0.76))
+    assert on.holds is None and on.verdict == "INCONCLUSIVE (stated: holds)" and not on.as_expected
+    stated = Claim("solved more often", "§5", None, 0.5, at_least(0.5), None, interval=(0.24, 0.76))
+    assert stated.verdict == "inconclusive at this scale" and stated.as_expected
+    assert Claim("x", "s", None, 0.9, at_least(0.5), True, interval=(0.6, 1.0)).verdict == "holds"
+    assert Claim("x", "s", None, 0.1, at_least(0.5), False, interval=(0.0, 0.3)).verdict \
+        == "does not hold (reported)"
+    assert Claim("x", "s", 10.0, 11.0, within(2), True, interval=(9.5, 11.5)).holds is True
+    assert Claim("x", "s", 10.0, 11.0, within(2), True, interval=(9.5, 12.5)).holds is None
+    assert Claim("x", "s", None, 5.0, between(0, 1), True, interval=(4, 6)).holds is False
+    # an unasserted claim never fails the table, whatever its outcome
+    table = ClaimsTable("t")
+    table.add("a", "s", None, 0.9, at_least(0.5), None, interval=(0.6, 1.0))
+    table.add("b", "s", None, 0.5, at_least(0.5), None, interval=(0.2, 0.8))
+    table.verify()
+    assert [c.verdict for c in table.claims] == ["holds", "inconclusive at this scale"]
+    text = str(table)
+    assert "[0.2, 0.8]" in text and "inconclusive at this scale" in text
+    assert "inconclusive" in table._repr_html_()
+    again = ClaimsTable.from_rows("t", table.rows())
+    assert [c.verdict for c in again.claims] == ["holds", "inconclusive at this scale"]
+    assert again.claims[1].interval == (0.2, 0.8)
+
+
+def test_the_robustness_column():
+    from tempnets.claims import ClaimsTable, at_least
+
+    table = ClaimsTable("t")
+    table.add("a", "s", None, 0.9, at_least(0.5))
+    table.with_robustness({"a": {"holds": 9, "does not hold": 1}})
+    assert table.seeds_cell(table.claims[0]) == "holds in 9/10; does not hold in 1/10 seeds"
+    assert "holds in 9/10" in str(table)
+    assert "over seeds" in table._repr_html_()
+
+
+def test_bad_intervals_and_expectations_are_refused():
+    from tempnets.claims import Claim, at_least, is_true
+
+    with pytest.raises(ValueError, match="low <= high"):
+        Claim("x", "s", None, 0.5, at_least(0.5), True, interval=(0.8, 0.2)).holds
+    with pytest.raises(ValueError, match="takes no interval"):
+        Claim("x", "s", None, True, is_true(), True, interval=(0, 1)).holds
+    with pytest.raises(ValueError, match="True, False or None"):
+        Claim("x", "s", None, 0.5, at_least(0.5), "yes")

@@ -1,0 +1,109 @@
+"""95% confidence intervals for what a claim measures over a handful of runs.
+
+A book-scale claim rests on 4-50 training runs; a value such as "half of the
+runs solved it" is an estimate, and whether it passes a threshold is only a
+result when its interval lies on one side (:class:`tempnets.claims.Claim`,
+``interval=``).  Each function returns ``(low, high)`` as floats:
+
+* :func:`share` — a share of runs, ``k`` of ``n`` (Wilson score interval);
+* :func:`share_difference` — ``k1/n1 - k2/n2`` (Newcombe's hybrid score
+  interval, from the two Wilson intervals);
+* :func:`mean` — a mean of run values (Student's t);
+* :func:`mean_difference` — a difference of two means (Welch's t);
+* :func:`median` — a median of run values, also when some runs never reached
+  criterion (their value is ``inf``: the interval's order statistics are then
+  ``inf`` too), distribution-free from the binomial distribution.
+
+References: Wilson (1927); Newcombe (1998), *Statistics in Medicine* 17, 873-890,
+method 10; Conover, *Practical Nonparametric Statistics*, §3.2 (quantiles).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import stats
+
+LEVEL = 0.95
+"""Confidence level of every interval in the book."""
+
+
+def _z(level: float) -> float:
+    return float(stats.norm.ppf(0.5 + level / 2))
+
+
+def _runs(x, name) -> np.ndarray:
+    a = np.asarray(x, dtype=float).ravel()
+    if a.size == 0:
+        raise ValueError(f"{name} needs at least one run, got none")
+    if np.isnan(a).any():
+        raise ValueError(f"{name}: the run values contain NaN")
+    return a
+
+
+def share(k: int, n: int, level: float = LEVEL) -> tuple[float, float]:
+    """Wilson score interval for the share ``k / n`` of runs (e.g. runs that solved the task)."""
+    k, n = int(k), int(n)
+    if not 0 <= k <= n or n < 1:
+        raise ValueError(f"share needs 0 <= k <= n and n >= 1, got k={k}, n={n}")
+    z = _z(level)
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    lo, hi = max(0.0, centre - half), min(1.0, centre + half)
+    return (0.0 if k == 0 else lo, 1.0 if k == n else hi)
+
+
+def share_difference(k1: int, n1: int, k2: int, n2: int, level: float = LEVEL) -> tuple[float, float]:
+    """Newcombe's interval for ``k1/n1 - k2/n2`` (two independent sets of runs)."""
+    p1, p2 = k1 / n1, k2 / n2
+    l1, u1 = share(k1, n1, level)
+    l2, u2 = share(k2, n2, level)
+    d = p1 - p2
+    return (d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2),
+            d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2))
+
+
+def mean(x, level: float = LEVEL) -> tuple[float, float]:
+    """Student's t interval for the mean of the run values ``x`` (infinite for one run)."""
+    a = _runs(x, "mean")
+    if a.size < 2 or not np.isfinite(a).all():
+        return (-math.inf, math.inf)
+    m, se = float(a.mean()), float(a.std(ddof=1)) / math.sqrt(a.size)
+    t = float(stats.t.ppf(0.5 + level / 2, a.size - 1))
+    return (m - t * se, m + t * se)
+
+
+def mean_difference(x, y, level: float = LEVEL) -> tuple[float, float]:
+    """Welch's t interval for ``mean(x) - mean(y)`` (independent runs, unequal variances)."""
+    a, b = _runs(x, "mean_difference"), _runs(y, "mean_difference")
+    if a.size < 2 or b.size < 2 or not (np.isfinite(a).all() and np.isfinite(b).all()):
+        return (-math.inf, math.inf)
+    va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
+    d = float(a.mean() - b.mean())
+    if va + vb == 0:
+        return (d, d)
+    df = (va + vb) ** 2 / (va ** 2 / (a.size - 1) + vb ** 2 / (b.size - 1))
+    half = float(stats.t.ppf(0.5 + level / 2, df)) * math.sqrt(va + vb)
+    return (d - half, d + half)
+
+
+def median(x, level: float = LEVEL) -> tuple[float, float]:
+    """Distribution-free interval for the median: order statistics ``x_(j) <= x_(k)`` with
+    ``P(j <= B < k) >= level`` for ``B ~ Binomial(n, 1/2)``, as narrow and as central as that allows.
+
+    Runs that never reached criterion may be given as ``inf`` (their value is only
+    known to exceed the cap); a bound that falls on one of them is ``inf``.  With too
+    few runs for the level (``n < 6`` at 95%) the interval is unbounded.
+    """
+    a = np.sort(_runs(x, "median"))
+    n = a.size
+    alpha = (1 - level) / 2
+    j = 0  # the largest j with P(B <= j - 1) <= alpha: [x_(j), x_(n-j+1)] covers >= level
+    while j + 1 <= n // 2 and stats.binom.cdf(j, n, 0.5) <= alpha:
+        j += 1
+    if j == 0:
+        return (-math.inf, math.inf)
+    lo, hi = a[j - 1], a[n - j]  # x_(j) and x_(n - j + 1), 1-based
+    return (float(lo), float(hi))
