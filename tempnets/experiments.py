@@ -254,33 +254,150 @@ def numba_threads(jobs: int):
         numba.set_num_threads(old)
 
 
-def command_line(experiment_id: str, scale: str, seed: int, jobs: int) -> str:
+CHAPTER_SEED = 0
+"""The seed a chapter runs with: the verdicts it states (``expected``) are this seed's."""
+
+
+def command_line(experiment_id: str, scale: str, seed: int, jobs: int, perturb: float = 0.0) -> str:
     """The portable command line that repeats a run (a record's ``command``)."""
-    return f"python -m tempnets reproduce {experiment_id} --scale {scale} --seed {seed} --jobs {jobs}"
+    extra = f" --perturb {perturb!r}" if perturb else ""
+    return (f"python -m tempnets reproduce {experiment_id} --scale {scale} --seed {seed} "
+            f"--jobs {jobs}{extra}")
 
 
 def reproduce(experiment_id: str, scale: str | None = None, seed: int = 0, jobs: int = 1,
-              progress: bool | None = None) -> dict:
+              progress: bool | None = None, perturb: float = 0.0) -> dict:
     """Run one experiment and return a JSON-ready record of it (see the module docstring).
 
     ``jobs`` is capped at the threads numba has (:func:`threads_used`); the
-    record stores what was used.  The claims are not verified here (the
+    record stores what was used.  With ``perturb`` = EPS > 0 every initial weight
+    is multiplied by ``1 + EPS u`` (:func:`tempnets.random.perturbed`), and the
+    record says so (``"perturb"``).  The claims are not verified here (the
     caller decides what a failure means); the record carries the table as
     ``"_table"`` (left out when written).
     """
+    from .random import perturbing
+
     experiment = get(experiment_id)
     scale = get_scale(scale)
     seed, jobs = count("seed", seed), threads_used(count("jobs", jobs, 1))  # np.int64 too; plain ints for JSON
+    perturb = float(perturb)
     start = time.perf_counter()
-    result = experiment.runner()(scale=scale, seed=seed, jobs=jobs, progress=progress)
+    with perturbing(perturb) if perturb else contextlib.nullcontext():
+        result = experiment.runner()(scale=scale, seed=seed, jobs=jobs, progress=progress)
     wall = time.perf_counter() - start
-    return {
+    record = {
         "id": experiment.id, "description": experiment.description, "scale": scale,
-        "seed": seed, "jobs": jobs, "command": command_line(experiment.id, scale, seed, jobs),
+        "seed": seed, "jobs": jobs, "command": command_line(experiment.id, scale, seed, jobs, perturb),
         "wall_time_s": round(wall, 3), "versions": _versions(), "commit": _commit(),
         "claims_title": result.claims.title, "claims": result.claims.rows(),
         "data": result.data, "_table": result.claims,
     }
+    if perturb:
+        record["perturb"] = perturb
+    return record
+
+
+def outcome_counts(claim_rows: list[list[dict]]) -> dict:
+    """Per claim (by its statement in the first run), how many runs gave each outcome
+    (``holds``, ``does not hold``, ``inconclusive at this scale``): ``{statement: {outcome: n}}``.
+
+    ``claim_rows`` holds one list of :meth:`ClaimsTable.rows` per run; every run must
+    make the same claims in the same order."""
+    from .claims import OUTCOMES
+
+    first = claim_rows[0]
+    counts = {r["statement"]: {} for r in first}
+    for rows in claim_rows:
+        if len(rows) != len(first):
+            raise ValueError(f"runs make different numbers of claims ({len(rows)} vs {len(first)})")
+        for r0, r in zip(first, rows):
+            word = OUTCOMES[r["holds"]]
+            c = counts[r0["statement"]]
+            c[word] = c.get(word, 0) + 1
+    return counts
+
+
+ROBUSTNESS_DATA_LIMIT = 50_000
+"""Largest JSON size (bytes) of one seed's data kept in a robustness record: larger data is left
+out (``"data": null``), so that a committed record stays small; its counts are then re-derived
+by running again."""
+
+
+def robustness(experiment_id: str, seeds: int = 10, scale: str | None = None, jobs: int = 1,
+               progress: bool | None = None, data_limit: float = ROBUSTNESS_DATA_LIMIT) -> dict:
+    """Run an experiment with seeds ``0 .. seeds - 1`` and count, per claim, the seeds that
+    gave each outcome.  Returns a JSON-ready robustness record (``ID.robustness.json``):
+    ``id``, ``scale``, ``seeds``, ``command``, ``wall_time_s``, ``versions``, ``commit``,
+    ``counts`` (:func:`outcome_counts`) and ``runs`` (per seed: its claims and data, so
+    that :func:`rederive_robustness` can re-derive every count without training)."""
+    experiment = get(experiment_id)
+    scale = get_scale(scale)
+    seeds = count("seeds", seeds, 1)
+    runs, start = [], time.perf_counter()
+    for seed in range(seeds):
+        rec = reproduce(experiment_id, scale, seed, jobs, progress)
+        small = len(json.dumps(rec["data"], default=_jsonable)) <= data_limit
+        runs.append({"seed": seed, "wall_time_s": rec["wall_time_s"], "claims": rec["claims"],
+                     "data": rec["data"] if small else None})
+    return {"id": experiment.id, "description": experiment.description, "scale": scale,
+            "seeds": seeds, "jobs": threads_used(jobs),
+            "command": f"python -m tempnets robustness {experiment.id} --seeds {seeds} --scale {scale}",
+            "wall_time_s": round(time.perf_counter() - start, 3), "versions": _versions(),
+            "commit": _commit(), "counts": outcome_counts([r["claims"] for r in runs]),
+            "runs": runs}
+
+
+def robustness_path(experiment_id: str) -> str:
+    """Where a robustness record is committed: ``paper_scale/ID.robustness.json``."""
+    return f"paper_scale/{experiment_id}.robustness.json"
+
+
+def robustness_counts(experiment_id: str) -> dict:
+    """The committed robustness counts of an experiment (see :func:`robustness`), ``{}`` if none:
+    for :meth:`ClaimsTable.with_robustness`."""
+    path = find_record(robustness_path(experiment_id))
+    if not path.is_file():
+        return {}
+    with open(path, encoding="utf-8") as fh:
+        return json.load(fh)["counts"]
+
+
+def rederive_robustness(path) -> dict:
+    """Re-derive every seed's claims of a robustness record from its data (never trains) and
+    return the record with new ``runs[i]["claims"]`` and ``counts``."""
+    from .training import TrainingForbidden, no_training
+
+    path = find_record(path)
+    with open(path, encoding="utf-8") as fh:
+        try:
+            record = json.load(fh)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"{path}: not a robustness record (invalid JSON: {err})") from None
+    if not isinstance(record, dict) or not {"id", "scale", "runs"} <= set(record):
+        raise ValueError(f"{path}: not a robustness record (needs id, scale and runs)")
+    try:
+        experiment = get(record["id"])
+    except KeyError as err:
+        raise ValueError(f"{path}: {err.args[0]}") from None
+    if experiment.needs:
+        raise ValueError(f"{path}: {experiment.id} compares with another experiment's record; "
+                         "its robustness counts cannot be re-derived seed by seed")
+    runner = experiment.runner()
+    runs = []
+    for run in record["runs"]:
+        if run.get("data") is None:
+            raise ValueError(f"{path}: seed {run.get('seed')}'s data was too large to keep; "
+                             f"run again: {record.get('command', 'python -m tempnets robustness ID')}")
+        try:
+            with no_training(f"re-deriving {path}"):
+                result = runner(scale=record["scale"], seed=run["seed"], jobs=1, progress=False,
+                                trained=run["data"])
+        except (KeyError, TypeError, ValueError, TrainingForbidden) as err:
+            raise ValueError(f"{path}: seed {run.get('seed')}: the data cannot be re-derived "
+                             f"({type(err).__name__}: {err})") from err
+        runs.append(dict(run, claims=result.claims.rows()))
+    return dict(record, runs=runs, counts=outcome_counts([r["claims"] for r in runs]))
 
 
 def check_writable(path) -> Path:

@@ -1,7 +1,9 @@
 import json
+import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from tempnets import experiments
@@ -65,6 +67,60 @@ def test_reproduce_exits_1_when_a_claim_is_not_as_stated(monkeypatch, tmp_path, 
     monkeypatch.setattr(experiments.Experiment, "runner", lambda self: runner)
     assert main(["reproduce", "fake", "--out", str(tmp_path / "f.json")]) == 1
     assert "did not come out as stated" in capsys.readouterr().err
+    # another seed: the chapter's expectations are its own seed's; a finished run exits 0
+    assert main(["reproduce", "fake", "--seed", "1", "--out", str(tmp_path / "g.json")]) == 0
+    assert "a finding, not an error" in capsys.readouterr().out
+
+
+def test_perturb_multiplies_every_initial_weight(monkeypatch, tmp_path):
+    from tempnets import claims, srn, tkrnn
+
+    seen = {}
+
+    def runner(scale, seed, jobs, progress):
+        seen["srn"] = srn.init_params(3, 4, 3, rng=5)
+        seen["tk"] = tkrnn.init_params(2, 3, 2, rng=5)
+        t = claims.ClaimsTable("t")
+        t.add("fine", "s", None, 1.0, claims.at_least(0.0))
+        return experiments.Result(t)
+
+    fake = experiments.Experiment("fake", "records its initial weights", "x:y")
+    monkeypatch.setattr(experiments, "EXPERIMENTS", experiments.EXPERIMENTS + (fake,))
+    monkeypatch.setattr(experiments.Experiment, "runner", lambda self: runner)
+    assert main(["reproduce", "fake", "--perturb", "1e-6", "--out", str(tmp_path / "p.json")]) == 0
+    record = json.loads((tmp_path / "p.json").read_text())
+    assert record["perturb"] == 1e-6 and record["command"].endswith("--perturb 1e-06")
+    plain_srn, plain_tk = srn.init_params(3, 4, 3, rng=5), tkrnn.init_params(2, 3, 2, rng=5)
+    for a, b in zip(seen["srn"], plain_srn):
+        rel = np.abs(a / b - 1)
+        assert 0 < rel.max() <= 1e-6 and not np.array_equal(a, b)
+    assert not np.array_equal(seen["tk"]["W_h"], plain_tk["W_h"])
+    assert np.array_equal(seen["tk"]["b_h"], plain_tk["b_h"])  # zeros stay zeros
+    assert "TEMPNETS_PERTURB" not in os.environ  # restored after the run
+
+
+def test_robustness_counts_each_outcome_per_claim(monkeypatch, tmp_path, capsys):
+    from tempnets import claims
+
+    def runner(scale, seed, jobs, progress, trained=None):
+        t = claims.ClaimsTable("t")
+        v = trained["v"] if trained else float(seed % 3)
+        t.add("v is at least 1", "s", None, v, claims.at_least(1.0))
+        return experiments.Result(t, {"v": v})
+
+    fake = experiments.Experiment("fake", "a coin", "x:y")
+    monkeypatch.setattr(experiments, "EXPERIMENTS", experiments.EXPERIMENTS + (fake,))
+    monkeypatch.setattr(experiments.Experiment, "runner", lambda self: runner)
+    out = tmp_path / "fake.robustness.json"
+    assert main(["robustness", "fake", "--seeds", "6", "--out", str(out), "--no-progress"]) == 0
+    record = json.loads(out.read_text())
+    assert record["counts"] == {"v is at least 1": {"does not hold": 2, "holds": 4}}
+    assert "holds in 4/6" in capsys.readouterr().out
+    assert main(["rederive", str(out)]) == 0
+    table = claims.ClaimsTable("t")
+    table.add("v is at least 1", "s", None, 2.0, claims.at_least(1.0))
+    table.with_robustness(record["counts"])
+    assert "holds in 4/6" in str(table)
 
 
 # ----------------------------------------------------------------------------- nothing lost
