@@ -10,6 +10,7 @@ result when its interval lies on one side (:class:`tempnets.claims.Claim`,
   interval, from the two Wilson intervals);
 * :func:`mean` — a mean of run values (Student's t);
 * :func:`mean_difference` — a difference of two means (Welch's t);
+* :func:`ratio_of_medians` (and :func:`bootstrap` in general) — a percentile bootstrap;
 * :func:`median` — a median of run values, also when some runs never reached
   criterion (their value is ``inf``: the interval's order statistics are then
   ``inf`` too), distribution-free from the binomial distribution.
@@ -107,3 +108,32 @@ def median(x, level: float = LEVEL) -> tuple[float, float]:
         return (-math.inf, math.inf)
     lo, hi = a[j - 1], a[n - j]  # x_(j) and x_(n - j + 1), 1-based
     return (float(lo), float(hi))
+
+
+def bootstrap(statistic, *samples, n_resamples: int = 2000, level: float = LEVEL) -> tuple[float, float]:
+    """Percentile bootstrap interval of ``statistic(*samples)`` (each sample resampled with
+    replacement, independently), for statistics without a formula: a ratio of medians, say.
+
+    Deterministic (its own stream, seed 0), so the same runs give the same interval on any
+    machine.  Runs given as ``inf`` (never reached criterion) are resampled like the others;
+    when more than the tail share of resampled statistics is undefined (NaN, e.g.
+    ``inf / inf``) the interval is unbounded.
+    """
+    arrays = [_runs(s, "bootstrap") for s in samples]
+    gen = np.random.default_rng(0)
+    values = np.empty(n_resamples)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for i in range(n_resamples):
+            values[i] = statistic(*(a[gen.integers(0, a.size, a.size)] for a in arrays))
+    alpha = (1 - level) / 2
+    if np.isnan(values).mean() > alpha:
+        return (-math.inf, math.inf)
+    values = np.sort(np.where(np.isnan(values), np.inf, values))  # undefined: to the top tail
+    lo = values[int(math.floor(alpha * (n_resamples - 1)))]
+    hi = values[int(math.ceil((1 - alpha) * (n_resamples - 1)))]
+    return (float(lo), float(hi))
+
+
+def ratio_of_medians(x, y, level: float = LEVEL) -> tuple[float, float]:
+    """Bootstrap interval of ``median(x) / median(y)`` (e.g. how many times slower one model is)."""
+    return bootstrap(lambda a, b: np.median(a) / np.median(b), x, y, level=level)

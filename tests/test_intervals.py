@@ -64,3 +64,12 @@ def test_bad_input_is_named():
         I.median([])
     with pytest.raises(ValueError, match="NaN"):
         I.mean([1.0, math.nan])
+
+
+def test_bootstrap_ratio_of_medians_is_deterministic_and_sensible():
+    gen = np.random.default_rng(1)
+    x, y = gen.exponential(4.0, 30), gen.exponential(1.0, 30)
+    lo, hi = I.ratio_of_medians(x, y)
+    assert lo < np.median(x) / np.median(y) < hi and lo > 1.0
+    assert I.ratio_of_medians(x, y) == (lo, hi)  # its own stream: the same every time
+    assert I.ratio_of_medians([math.inf] * 5, [math.inf] * 5) == (-math.inf, math.inf)
