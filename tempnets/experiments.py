@@ -299,21 +299,21 @@ def reproduce(experiment_id: str, scale: str | None = None, seed: int = 0, jobs:
 
 
 def outcome_counts(claim_rows: list[list[dict]]) -> dict:
-    """Per claim (by its statement in the first run), how many runs gave each outcome
-    (``holds``, ``does not hold``, ``inconclusive at this scale``): ``{statement: {outcome: n}}``.
+    """Per claim (by statement), how many runs gave each outcome (``holds``, ``does not hold``,
+    ``inconclusive at this scale``, or ``not tested`` when a run did not make the claim, e.g.
+    because no network learned what it is about): ``{statement: {outcome: n}}``.
 
-    ``claim_rows`` holds one list of :meth:`ClaimsTable.rows` per run; every run must
-    make the same claims in the same order."""
+    ``claim_rows`` holds one list of :meth:`ClaimsTable.rows` per run."""
     from .claims import OUTCOMES
 
-    first = claim_rows[0]
-    counts = {r["statement"]: {} for r in first}
+    counts: dict = {}
     for rows in claim_rows:
-        if len(rows) != len(first):
-            raise ValueError(f"runs make different numbers of claims ({len(rows)} vs {len(first)})")
-        for r0, r in zip(first, rows):
-            word = OUTCOMES[r["holds"]]
-            c = counts[r0["statement"]]
+        for r in rows:
+            counts.setdefault(r["statement"], {})
+    for rows in claim_rows:
+        made = {r["statement"]: OUTCOMES[r["holds"]] for r in rows}
+        for statement, c in counts.items():
+            word = made.get(statement, "not tested")
             c[word] = c.get(word, 0) + 1
     return counts
 

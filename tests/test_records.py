@@ -12,7 +12,9 @@ import pytest
 from tempnets import experiments, training
 
 ROOT = Path(__file__).resolve().parents[1]
-RECORDS = sorted((ROOT / "book" / "paper_scale").glob("*.json"))
+RECORDS = sorted(p for p in (ROOT / "book" / "paper_scale").glob("*.json")
+                 if not p.name.endswith(".robustness.json"))
+ROBUSTNESS = sorted((ROOT / "book" / "paper_scale").glob("*.robustness.json"))
 
 
 def test_there_are_committed_records():
@@ -40,6 +42,30 @@ def test_every_committed_record_rederives_to_its_recorded_verdicts(path):
                                                          record["jobs"]), f"{path.name}: not today's command"
     assert "argv" not in record, f"{path.name}: an old record field (argv, a local path) is left"
     assert took < 20, f"re-deriving {path.name} took {took:.1f} s"
+
+
+@pytest.mark.parametrize("path", ROBUSTNESS, ids=[p.name.split(".")[0] for p in ROBUSTNESS])
+def test_every_robustness_record_rederives_to_its_counts(path):
+    """A robustness record's counts follow from its seeds' claims, and (where its seeds' data
+    were small enough to keep) today's code re-derives the same claims from the data."""
+    record = json.loads(path.read_text())
+    assert record["scale"] == "book" and record["seeds"] == len(record["runs"]) >= 10
+    assert [r["seed"] for r in record["runs"]] == list(range(record["seeds"]))
+    assert record["counts"] == experiments.outcome_counts([r["claims"] for r in record["runs"]])
+    live = {c["statement"] for c in record["runs"][0]["claims"]}
+    assert live <= set(record["counts"])
+    if all(r["data"] is not None for r in record["runs"]) and not experiments.get(record["id"]).needs:
+        again = experiments.rederive_robustness(path)
+        assert again["counts"] == record["counts"], f"{path.name}: re-derived counts differ; " \
+            f"python -m tempnets rederive {path.relative_to(ROOT)} --update"
+
+
+def test_every_short_experiment_has_a_robustness_record():
+    """Every experiment whose book-scale run takes under a minute records 10 seeds."""
+    long = {"tk-serial-recall", "tk-long-delays"}  # several minutes each at book scale
+    have = {p.name.split(".robustness")[0] for p in ROBUSTNESS}
+    missing = {e.id for e in experiments.EXPERIMENTS} - long - have
+    assert not missing, f"no robustness record for {sorted(missing)}"
 
 
 def test_every_registered_runner_can_rederive():
