@@ -116,3 +116,30 @@ def test_ttest_with_a_constant_group_is_quiet_and_pooled():
     pooled = np.sqrt(((a.size - 1) * a.var(ddof=1) + (b.size - 1) * b.var(ddof=1)) / (a.size + b.size - 2))
     assert t == pytest.approx((a.mean() - b.mean()) / (pooled * np.sqrt(1 / a.size + 1 / b.size)), rel=1e-12)
     assert 0 < p < 0.05
+
+
+def test_claims_over_runs_carry_intervals_and_are_inconclusive_when_they_straddle():
+    """Re-derived from the paper-scale record (no training): a count of runs carries its Wilson
+    interval, and a claim whose interval straddles its threshold is inconclusive, not asserted."""
+    import copy
+    import json
+    from pathlib import Path
+
+    from tempnets import intervals
+
+    path = Path(__file__).resolve().parents[1] / "book" / "paper_scale" / "mozer-reproduce.json"
+    data = json.loads(path.read_text(encoding="utf-8"))["data"]
+    rows = {r["statement"]: r for r in fb.run_reproduce("paper", 0, trained=data).claims.rows()}
+    diff = rows["delay 4: focused learns perfectly more often than full (runs, difference)"]
+    assert diff["ours"] == 4 and diff["expected"] is None
+    lo, hi = diff["interval"]
+    assert lo < 3 <= hi and diff["holds"] is None and diff["verdict"] == "inconclusive at this scale"
+    focused = rows["delay 4: focused runs learning perfectly"]
+    assert focused["interval"] == pytest.approx([15 * v for v in intervals.share(focused["ours"], 15)])
+    assert focused["holds"] is False  # 4 of 15: the whole interval lies below 12 - 3
+    # 'every run learns' can be refuted by runs, never established: 15 of 15 is inconclusive
+    every = copy.deepcopy(data)
+    every["full_delay1"]["epochs_to_criterion"] = [100] * 15
+    row = {r["statement"]: r for r in fb.run_reproduce("paper", 0, trained=every).claims.rows()}[
+        "delay 1: every full run learns the task perfectly (runs)"]
+    assert row["ours"] == 15 and row["holds"] is None and row["verdict"] == "INCONCLUSIVE (stated: does not hold)"

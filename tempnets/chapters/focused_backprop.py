@@ -33,6 +33,7 @@ import numpy as np
 from .. import claims
 from .. import focused as F
 from .. import focused_training as T
+from .. import intervals
 from .. import verbs as V
 from ..checks import count
 from ..experiments import Result, numba_threads
@@ -62,6 +63,34 @@ RATES = {
     "large": T.FocusedConfig(mu=0.5, rho=0.05),
 }
 """Training settings per task (both architectures; ω = 100)."""
+
+EXPECT = {
+    "dear-every-run": {"book": None, "paper": None},
+    "dear-median": {"book": None, "paper": None},
+    "verbs-full-quicker": {"book": None, "paper": None},
+    "verbs-unvoiced": {"book": None, "paper": None},
+    "reversed-slower": {"book": None, "paper": None},
+    "reversed-full-fails": {"book": True, "paper": None},
+    "reproduce-delay4-focused": {"book": None, "paper": False},
+    "reproduce-delay4-difference": {"book": None, "paper": None},
+    "large-learns": {"focused": {"book": True, "paper": True}, "full": {"book": None, "paper": True}},
+    "large-ring": {"book": False, "paper": None},
+}
+"""What the chapter states per scale for the claims whose 95% interval may straddle their
+threshold (``None``: inconclusive at that scale, shown and not asserted)."""
+
+
+def _count_interval(k, n) -> tuple:
+    """95% interval of a count ``k`` of ``n`` runs (Wilson, on the scale of the count)."""
+    lo, hi = intervals.share(k, n)
+    return (n * lo, n * hi)
+
+
+def _percent_interval(k, n) -> tuple:
+    """95% interval of ``k`` of ``n`` runs as a percentage (Wilson)."""
+    lo, hi = intervals.share(k, n)
+    return (100 * lo, 100 * hi)
+
 
 FULL_SWEEP = ((0.75, 0.02), (1.0, 0.02), (1.0, 0.05), (0.5, 0.05))
 """(μ, ρ) settings tried for the full network on reversed verbs ("a wide range of learning rate
@@ -202,6 +231,7 @@ def run_dear(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Resul
                             **{f"test_{k}": T.evaluate(h.params, s).round(3).tolist() for k, s in tests.items()}}
     else:
         data = _need(trained, ["sizes", "paper", "fig3"], "run_dear")
+    scale = get_scale(scale)
     seqs = V.dear_task()
     t = claims.ClaimsTable(f"DEAR/DEAN/BEAR/BEAN (Figure 3): {data['sizes']['runs']} runs, "
                            f"up to {data['sizes']['epochs']} epochs")
@@ -212,23 +242,29 @@ def run_dear(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Resul
         learned = np.isfinite(e)
         if name == "paper":
             t.add("every run learns the task (most active output right for all 4 words)", "text", 50,
-                  int(learned.sum()), claims.at_least(len(e)))
+                  int(learned.sum()), claims.at_least(len(e)), expected=EXPECT["dear-every-run"][scale],
+                  interval=_count_interval(learned.sum(), len(e)),
+                  note=f"95% interval: Wilson, {int(learned.sum())} of {len(e)} runs; runs can refute "
+                       "'every run', never establish it")
             t.add("median epochs to criterion", "text", PAPER["dear_median_epochs"], float(np.median(e)),
-                  claims.relative(0.25), note="ρ = 0.02, μ = 1, ω = 100")
+                  claims.relative(0.25), expected=EXPECT["dear-median"][scale], interval=intervals.median(e),
+                  note="ρ = 0.02, μ = 1, ω = 100; 95% interval: order statistics")
         p = params_from_data(d["params"])
         roles = [_discriminators(context_profile(p.network(k), seqs)) for k in np.flatnonzero(learned)]
+        wilson = f"95% interval: Wilson, {int(np.sum(roles))} of {len(roles)} runs"
         t.add(f"{label}: one context unit tells D from B, the other N from R (% of learned runs)",
               "Figure 3", None, round(100 * float(np.mean(roles)), 1) if roles else float("nan"), claims.at_least(50.0),
-              expected=(name == "fig3"),
-              note="with the stated start (z = −0.5) and free d, z the decays grow and one unit "
-                   "often carries both contrasts" if name == "paper" else "")
+              expected=(name == "fig3"), interval=_percent_interval(np.sum(roles), len(roles)) if roles else None,
+              note=("with the stated start (z = −0.5) and free d, z the decays grow and one unit "
+                    "often carries both contrasts; " if name == "paper" else "") + wilson)
         pres, dest = np.mean(d["test_preserving"]), np.mean(d["test_destroying"])
         t.add(f"{label}: permutations keeping the Wickelements (ARBE, ...) are classified like "
               "their originals (% right, mean over runs)", "text", None, round(float(pres), 1),
-              claims.at_least(75.0), expected=False,
+              claims.at_least(75.0), expected=False, interval=intervals.mean(d["test_preserving"]),
               note="our units respond to the key letters in any context")
         t.add(f"{label}: permutations destroying them (DAER, ...) are not: % right ≤ 50", "text", None,
               round(float(dest), 1), claims.at_most(50.0), expected=False,
+              interval=intervals.mean(d["test_destroying"]),
               note="ours still read D/B and R/N in DAER-like strings")
     return Result(t, data)
 
@@ -287,6 +323,7 @@ def run_verbs(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Resu
                                         progress, _verb_tests(cmu, False))
     else:
         data = _need(trained, ["sizes", "held_out", "focused", "full"], "run_verbs")
+    scale = get_scale(scale)
     foc, full = data["focused"], data["full"]
     t = claims.ClaimsTable(f"Regular verbs (Figure 4): {data['sizes']['runs']} runs per network, "
                            f"{data['sizes']['epochs']} epochs")
@@ -294,27 +331,35 @@ def run_verbs(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Resu
           foc["connections"] if foc["connections"] == full["connections"] else -1, claims.within(0))
     for name, d in (("focused", foc), ("full", full)):
         t.add(f"{name} network learns the task: final % right (mean)", "Figure 4", None,
-              round(float(np.mean(d["final"])), 1), claims.at_least(95.0))
+              round(float(np.mean(d["final"])), 1), claims.at_least(95.0), interval=intervals.mean(d["final"]))
         t.add(f"{name} network generalises to {len(data['held_out'])} held-out regular verbs "
               "(% right, mean)", "Figure 4, far right", None, round(float(np.mean(d["test_held_out"])), 1),
-              claims.at_least(85.0), note="the paper: 'excellent'")
-    q = [round(float(np.mean(np.asarray(d["performance"])[:, : len(d["curve_epochs"]) // 4])), 1) for d in (foc, full)]
+              claims.at_least(85.0), interval=intervals.mean(d["test_held_out"]), note="the paper: 'excellent'")
+    quarter = [np.asarray(d["performance"])[:, : len(d["curve_epochs"]) // 4].mean(axis=1) for d in (foc, full)]
+    q = [round(float(np.mean(x)), 1) for x in quarter]
     t.add("the full network learns somewhat more quickly: mean % right over the first quarter of "
           "training, full minus focused", "Figure 4", None, round(q[1] - q[0], 1), claims.at_least(0.0),
-          expected=False, note=f"focused {q[0]}, full {q[1]}")
+          expected=EXPECT["verbs-full-quicker"][scale], interval=intervals.mean_difference(quarter[1], quarter[0]),
+          note=f"focused {q[0]}, full {q[1]}; 95% interval: Welch, {len(quarter[0])} runs each")
     p = params_from_data(foc["params"])
     bigd = np.abs(p.d).max(axis=1)
     t.add("the decays of the focused network are small: largest |d_i| (median over runs)", "Figure 5",
           PAPER["figure5_largest_decay"], round(float(np.median(bigd)), 3), claims.at_most(0.2),
-          expected=False, note="ours keep d near its start: the final phoneme wins by its size, not by forgetting")
+          expected=False, interval=intervals.median(bigd),
+          note="ours keep d near its start: the final phoneme wins by its size, not by forgetting")
     spell = [it[1] for it in data["held_out"]]
     reading = _unit_reading(p, V.verb_task([tuple(it) for it in data["held_out"]], 3), spell)
+    coded = {key: np.array(reading[key]) >= 0.95 for key in ("unvoiced", "dental")}
     t.add("one context unit codes 'final phoneme unvoiced' (held-out verbs, AUC ≥ 0.95; % of runs)",
-          "Figure 5", None, round(100 * float(np.mean(np.array(reading["unvoiced"]) >= 0.95)), 1),
-          claims.at_least(50.0))
+          "Figure 5", None, round(100 * float(np.mean(coded["unvoiced"])), 1), claims.at_least(50.0),
+          expected=EXPECT["verbs-unvoiced"][scale],
+          interval=_percent_interval(coded["unvoiced"].sum(), coded["unvoiced"].size),
+          note=f"95% interval: Wilson, {int(coded['unvoiced'].sum())} of {coded['unvoiced'].size} runs")
     t.add("the other codes 'final phoneme dental' (AUC ≥ 0.95; % of runs)", "Figure 5", None,
-          round(100 * float(np.mean(np.array(reading["dental"]) >= 0.95)), 1), claims.at_least(50.0),
-          expected=False, note="ours code dental jointly: /t/ sits with the unvoiced, /d/ apart from the voiced")
+          round(100 * float(np.mean(coded["dental"])), 1), claims.at_least(50.0),
+          expected=False, interval=_percent_interval(coded["dental"].sum(), coded["dental"].size),
+          note="ours code dental jointly: /t/ sits with the unvoiced, /d/ apart from the voiced; "
+               f"95% interval: Wilson, {int(coded['dental'].sum())} of {coded['dental'].size} runs")
     data["reading"] = reading
     return Result(t, data)
 
@@ -343,29 +388,35 @@ def run_reversed(scale="book", seed=0, jobs=1, progress=None, trained=None) -> R
                 data["full_sweep"].append(d)
     else:
         data = _need(trained, ["sizes", "focused_forward", "focused_reversed", "full_sweep"], "run_reversed")
+    scale = get_scale(scale)
     fwd, rev = data["focused_forward"], data["focused_reversed"]
     full = data["full_sweep"][0]
     t = claims.ClaimsTable(f"Reversed regular verbs (Figure 6): {data['sizes']['runs']} runs, "
                            f"{data['sizes']['epochs']} epochs")
     t.add("the focused network learns reversed verbs: final % right (mean)", "Figure 6", None,
-          round(float(np.mean(rev["final"])), 1), claims.at_least(90.0))
-    e_f = _epochs_to(fwd["curve_epochs"], fwd["performance"], 90.0)
-    e_r = _epochs_to(rev["curve_epochs"], rev["performance"], 90.0)
-    med = [float(np.nanmedian(np.where(np.isnan(e), np.inf, e))) for e in (e_f, e_r)]
+          round(float(np.mean(rev["final"])), 1), claims.at_least(90.0), interval=intervals.mean(rev["final"]))
+    e_f, e_r = (np.where(np.isnan(e), np.inf, e) for e in (_epochs_to(fwd["curve_epochs"], fwd["performance"], 90.0),
+                                                          _epochs_to(rev["curve_epochs"], rev["performance"], 90.0)))
+    med = [float(np.median(e)) for e in (e_f, e_r)]
     t.add("...but needs more epochs than unreversed: median epochs to 90%, reversed / unreversed",
           "text", None, round(med[1] / med[0], 2) if med[0] > 0 else float("inf"), claims.at_least(1.0),
-          note=f"unreversed {med[0]:g}, reversed {med[1]:g}")
+          expected=EXPECT["reversed-slower"][scale], interval=intervals.ratio_of_medians(e_r, e_f),
+          note=f"unreversed {med[0]:g}, reversed {med[1]:g}; 95% interval: bootstrap, {e_f.size} runs each")
     gf, gr = float(np.mean(fwd["test_held_out"])), float(np.mean(rev["test_held_out"]))
     t.add("generalisation is as good for reversed as unreversed verbs: difference in % right (held out)",
-          "text", None, round(gr - gf, 1), claims.between(-5.0, 5.0), note=f"unreversed {gf:.1f}, reversed {gr:.1f}")
+          "text", None, round(gr - gf, 1), claims.between(-5.0, 5.0),
+          interval=intervals.mean_difference(rev["test_held_out"], fwd["test_held_out"]),
+          note=f"unreversed {gf:.1f}, reversed {gr:.1f}; 95% interval: Welch")
     t.add("the full network does not succeed: final % right (mean)", "Figure 6", PAPER["reversed_full_best"],
-          round(float(np.mean(full["final"])), 1), claims.at_most(75.0))
+          round(float(np.mean(full["final"])), 1), claims.at_most(75.0), interval=intervals.mean(full["final"]),
+          expected=EXPECT["reversed-full-fails"][scale])
     best = max(max(d["final"]) for d in data["full_sweep"])
     t.add(f"the full network's best single run over {len(data['full_sweep'])} learning-rate settings "
           "is at most 75%", "text", PAPER["reversed_full_best"], round(float(best), 1), claims.at_most(75.0),
           expected=False, note="some of our full runs get further, still far from the focused network")
     t.add("focused minus full on reversed verbs, final % right (means)", "Figure 6", None,
-          round(float(np.mean(rev["final"]) - np.mean(full["final"])), 1), claims.at_least(15.0))
+          round(float(np.mean(rev["final"]) - np.mean(full["final"])), 1), claims.at_least(15.0),
+          interval=intervals.mean_difference(rev["final"], full["final"]), note="95% interval: Welch")
     return Result(t, data)
 
 
@@ -385,18 +436,22 @@ def run_reproduce(scale="book", seed=0, jobs=1, progress=None, trained=None) -> 
     else:
         data = _need(trained, ["sizes", "focused_delay1", "full_delay1", "focused_delay4", "full_delay4"],
                      "run_reproduce")
+    scale = get_scale(scale)
     t = claims.ClaimsTable(f"Sequence reproduction (Table 3): {data['sizes']['runs']} runs; delay 1 up to "
                            f"{data['sizes']['epochs']} epochs, delay 4 up to {data['sizes']['epochs_delay4']}")
     n = data["sizes"]["runs"]
     e = {a: np.array(data[f"{a}_delay1"]["epochs_to_criterion"]) for a in ("focused", "full")}
     for a in ("focused", "full"):
-        t.add(f"delay 1: every {a} run learns the task perfectly (runs)", "text", n, int((e[a] >= 0).sum()),
-              claims.at_least(n), expected=False, note="a few runs need more than the epoch cap")
+        k = int((e[a] >= 0).sum())
+        t.add(f"delay 1: every {a} run learns the task perfectly (runs)", "text", n, k,
+              claims.at_least(n), expected=False, interval=_count_interval(k, n),
+              note=f"a few runs need more than the epoch cap; 95% interval: Wilson, {k} of {n} runs")
     for a in ("focused", "full"):
         ok = e[a][e[a] >= 0]
         t.add(f"delay 1: mean epochs to perfect, {a} (runs that got there)", "text",
               PAPER["reproduce_delay1_epochs"][a], round(float(ok.mean()), 1) if ok.size else float("nan"),
-              claims.relative(0.5), expected=False, note="our rates learn this task 2-3 times more slowly")
+              claims.relative(0.5), expected=False, interval=intervals.mean(ok) if ok.size else None,
+              note="our rates learn this task 2-3 times more slowly")
     a, b = e["focused"][e["focused"] >= 0], e["full"][e["full"] >= 0]
     tt, p = _ttest(a, b) if min(a.size, b.size) > 1 else (float("nan"), float("nan"))
     t.add("delay 1: the difference is not significant (t-test p > 0.3)", "text, t(28) = 0.958",
@@ -404,18 +459,30 @@ def run_reproduce(scale="book", seed=0, jobs=1, progress=None, trained=None) -> 
           note=f"ours t = {tt:.2f}: the focused net is reliably slower")
     final4 = {a: np.array(data[f"{a}_delay4"]["final"]) for a in ("focused", "full")}
     crit4 = {a: np.array(data[f"{a}_delay4"]["epochs_to_criterion"]) for a in ("focused", "full")}
+    k4 = {a: int((crit4[a] >= 0).sum()) for a in ("focused", "full")}
+    n4 = {a: crit4[a].size for a in ("focused", "full")}
     t.add("delay 4: focused runs learning perfectly", "text", PAPER["reproduce_delay4_perfect"]["focused"],
-          int((crit4["focused"] >= 0).sum()), claims.within(3), expected=False,
-          note="fewer than the paper's, but far more than the full network's (next rows)")
+          k4["focused"], claims.within(3), expected=EXPECT["reproduce-delay4-focused"][scale],
+          interval=_count_interval(k4["focused"], n4["focused"]),
+          note="fewer than the paper's, but far more than the full network's (next rows); "
+               f"95% interval: Wilson, {k4['focused']} of {n4['focused']} runs")
     t.add("delay 4: full runs learning perfectly", "text", PAPER["reproduce_delay4_perfect"]["full"],
-          int((crit4["full"] >= 0).sum()), claims.within(2))
+          k4["full"], claims.within(2), interval=_count_interval(k4["full"], n4["full"]),
+          note=f"95% interval: Wilson, {k4['full']} of {n4['full']} runs")
+    if n4["focused"] == n4["full"]:
+        lo, hi = intervals.share_difference(k4["focused"], n4["focused"], k4["full"], n4["full"])
+        diff_interval = (n * lo, n * hi)
+        diff_note = f"95% interval: Newcombe, {k4['focused']} vs {k4['full']} of {n} runs"
+    else:
+        diff_interval, diff_note = None, "no interval: the two sets of runs differ in size"
     t.add("delay 4: focused learns perfectly more often than full (runs, difference)", "text",
           PAPER["reproduce_delay4_perfect"]["focused"] - PAPER["reproduce_delay4_perfect"]["full"],
-          int((crit4["focused"] >= 0).sum() - (crit4["full"] >= 0).sum()), claims.at_least(3))
+          k4["focused"] - k4["full"], claims.at_least(3), expected=EXPECT["reproduce-delay4-difference"][scale],
+          interval=diff_interval, note=diff_note)
     for a in ("focused", "full"):
         t.add(f"delay 4: mean final performance, {a} (% of steps right)", "text",
               PAPER["reproduce_delay4_mean"][a], round(float(final4[a].mean()), 1), claims.within(5.0),
-              expected=(a == "full"))
+              expected=(a == "full"), interval=intervals.mean(final4[a]))
     tt, p = _ttest(final4["focused"], final4["full"])
     t.add("delay 4: focused > full, significant (t-test p < 0.001)", "text, t(28) = 8.42", 0.001,
           round(p, 6), claims.at_most(0.001), note=f"ours t({2 * n - 2}) = {tt:.2f}")
@@ -441,6 +508,7 @@ def run_large_verbs(scale="book", seed=0, jobs=1, progress=None, trained=None) -
                                         _rng(seed, "large", arch), progress, tests)
     else:
         data = _need(trained, ["sizes", "corpus", "held_out", "focused", "full"], "run_large_verbs")
+    scale = get_scale(scale)
     foc, full = data["focused"], data["full"]
     t = claims.ClaimsTable(f"Large verb set (Figure 8): 136 verbs, {data['sizes']['runs']} runs, "
                            f"{data['sizes']['epochs']} epochs")
@@ -448,15 +516,18 @@ def run_large_verbs(scale="book", seed=0, jobs=1, progress=None, trained=None) -
         t.add(f"{a}: number of weights", "text", PAPER["large_weights"][a], d["connections"], claims.within(0))
     for a, d in (("focused", foc), ("full", full)):
         t.add(f"{a} network learns the task: final % right (mean)", "Figure 8", None,
-              round(float(np.mean(d["final"])), 1), claims.at_least(85.0))
-    half = [float(np.mean(np.asarray(d["performance"])[:, : len(d["curve_epochs"]) // 2])) for d in (foc, full)]
+              round(float(np.mean(d["final"])), 1), claims.at_least(85.0), interval=intervals.mean(d["final"]),
+              expected=EXPECT["large-learns"][a][scale])
+    halves = [np.asarray(d["performance"])[:, : len(d["curve_epochs"]) // 2].mean(axis=1) for d in (foc, full)]
+    half = [float(np.mean(x)) for x in halves]
     t.add("the full network learns somewhat more quickly: mean % right over the first half, full minus "
           "focused", "Figure 8", None, round(half[1] - half[0], 1), claims.at_least(0.0), expected=False,
-          note=f"focused {half[0]:.1f}, full {half[1]:.1f}")
+          interval=intervals.mean_difference(halves[1], halves[0]),
+          note=f"focused {half[0]:.1f}, full {half[1]:.1f}; 95% interval: Welch, {len(halves[0])} runs each")
     for a, d in (("focused", foc), ("full", full)):
         g = float(np.mean(d["test_held_out"]))
         t.add(f"{a}: generalisation to held-out regular verbs is poor (% right, mean)", "Figure 8, far right",
-              None, round(g, 1), claims.at_most(75.0))
+              None, round(g, 1), claims.at_most(75.0), interval=intervals.mean(d["test_held_out"]))
     held_seqs = V.verb_task([tuple(h) for h in data["held_out"]], 13)
     corpus_seqs = V.verb_task([tuple(c) for c in data["corpus"]], 13)
     irregular, ring = [], []
@@ -476,12 +547,15 @@ def run_large_verbs(scale="book", seed=0, jobs=1, progress=None, trained=None) -
             ring.append(bool(last[i_ring] == 9 and last[i_bring] == 7))
     t.add("most generalisation errors take a regular verb for an irregular one (% of errors, mean)",
           "text", None, round(100 * float(np.mean(irregular)), 1) if irregular else float("nan"),
-          claims.at_least(50.0))
+          claims.at_least(50.0), interval=intervals.mean(100 * np.array(irregular)) if irregular else None,
+          note=f"95% interval: t, over the {len(irregular)} networks that made errors")
     book = data.get("scale", "book") == "book"
     t.add("ring (category 10) and bring (category 8) are both classified right (% of networks)", "Figure 9",
-          None, round(100 * float(np.mean(ring)), 1), claims.at_least(50.0), expected=False,
+          None, round(100 * float(np.mean(ring)), 1), claims.at_least(50.0), expected=EXPECT["large-ring"][scale],
+          interval=_percent_interval(sum(ring), len(ring)),
           note="bring is among the last verbs learned; often taken for category 12, like swing"
-          + (" (book scale stops early)" if book else ""))
+          + (" (book scale stops early)" if book else "")
+          + f"; 95% interval: Wilson, {sum(ring)} of {len(ring)} networks")
     return Result(t, data)
 
 
