@@ -1,20 +1,170 @@
-"""Argument checks shared by the library: a clear error naming the value and what is allowed."""
+"""Argument checks shared by the library: a clear error naming the value and what is allowed.
+
+Every public function that hands arrays to a compiled kernel checks them here first
+(``docs``: "public functions validate, private kernels compute"): :func:`array` checks one
+array's dtype, shape, finiteness and range, and binds named sizes (``"n_ctx"``) in a
+``dims`` dict shared by the arrays of one call, so that each array is checked against the
+others; :func:`count` and :func:`real` check scalars.  Every error names the argument, the
+value and what is allowed.
+"""
 
 from __future__ import annotations
 
+import math
 import numbers
 
-__all__ = ["count"]
+import numpy as np
+
+__all__ = ["count", "real", "array"]
 
 
-def count(name: str, value, minimum: int = 0) -> int:
-    """``value`` as an ``int`` after checking it is an integer ``>= minimum`` (``bool`` is refused).
+def count(name: str, value, minimum: int = 0, maximum: int | None = None) -> int:
+    """``value`` as an ``int`` after checking it is an integer in ``[minimum, maximum]``
+    (``bool`` is refused).
 
     Raises
     ------
     ValueError
-        ``"<name> must be an integer >= <minimum>, got <value>"``.
+        ``"<name> must be an integer >= <minimum>, got <value>"`` (``in [min, max]`` with a
+        ``maximum``).
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    ok = not isinstance(value, bool) and isinstance(value, numbers.Integral) and value >= minimum
+    if maximum is None:
+        if not ok:
+            raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    elif not (ok and value <= maximum):
+        raise ValueError(f"{name} must be an integer in [{minimum}, {maximum}], got {value!r}")
     return int(value)
+
+
+def _bounds(low, high, low_open, high_open) -> str:
+    parts = []
+    if low is not None:
+        parts.append(f"{'>' if low_open else '>='} {low:g}")
+    if high is not None:
+        parts.append(f"{'<' if high_open else '<='} {high:g}")
+    return " and ".join(parts)
+
+
+def real(name: str, value, *, low: float | None = None, high: float | None = None,
+         low_open: bool = False, high_open: bool = False) -> float:
+    """``value`` as a ``float`` after checking it is a finite real number within the bounds.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, for the message.
+    value
+        A real number (``bool``, strings, NaN and infinities are refused).
+    low, high : float, optional
+        Bounds; inclusive unless ``low_open`` / ``high_open``.
+
+    Raises
+    ------
+    ValueError
+        ``"<name> must be a finite number [>= low] [and <= high], got <value>"``.
+    """
+    ok = (not isinstance(value, bool) and isinstance(value, numbers.Real) and math.isfinite(value)
+          and (low is None or (value > low if low_open else value >= low))
+          and (high is None or (value < high if high_open else value <= high)))
+    if not ok:
+        rng = _bounds(low, high, low_open, high_open)
+        raise ValueError(f"{name} must be a finite number{' ' + rng if rng else ''}, got {value!r}")
+    return float(value)
+
+
+def _first(a, bad) -> str:
+    """``"<value> at index <i>"`` of the first entry where ``bad`` is true."""
+    i = tuple(int(k) for k in np.argwhere(bad)[0])
+    return f"{a[i].item()!r} at index {i if len(i) != 1 else i[0]}"
+
+
+def array(name: str, value, shape=None, dims: dict | None = None, *, dtype: str = "float",
+          finite: bool = True, low: float | None = None, high: float | None = None) -> np.ndarray:
+    """``value`` as a C-contiguous array after checking its dtype, shape, finiteness and range.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, for the message (``"z"``, ``"params.W_out"``).
+    value : array_like
+        Lists and tuples are accepted when they convert cleanly.
+    shape : tuple of (int, str or None), optional
+        The expected shape.  An int is a fixed size, ``None`` any size, a str a named
+        size: bound in ``dims`` to this array's size on first sight, checked against it
+        afterwards (so ``W_in`` fixes ``"n_ctx"`` and ``z`` must then agree).
+    dims : dict, optional
+        Named sizes shared by the arrays of one call: ``{"n_ctx": (2, "W_in")}``, size and
+        the argument that fixed it (a plain int is accepted when seeding).  Updated in place.
+    dtype : {"float", "int"}
+        ``"float"``: any real numbers, returned as ``float64``; ``"int"``: integers (not
+        bools), returned as ``int64``.
+    finite : bool
+        Refuse NaN and infinities (floats only).
+    low, high : float, optional
+        Inclusive bounds on every entry.
+
+    Returns
+    -------
+    ndarray
+        ``float64`` or ``int64``, C-contiguous (a copy only when conversion needs one).
+
+    Raises
+    ------
+    TypeError
+        Not an array of numbers of the right kind (the message gives what was passed).
+    ValueError
+        A wrong shape (naming the size that disagrees and the argument that fixed it), a
+        NaN or infinite entry, or an entry out of range (naming the first and its index).
+    """
+    kinds = {"float": "biuf", "int": "iu"}[dtype]
+    try:
+        a = np.asarray(value)
+    except (TypeError, ValueError) as err:  # e.g. ragged nested lists
+        raise TypeError(f"{name} must be an array of numbers, got {type(value).__name__} ({err})") from None
+    if a.dtype.kind not in kinds:
+        what = "integers" if dtype == "int" else "real numbers"
+        shown = repr(value) if len(repr(value)) <= 60 else f"{type(value).__name__} of dtype {a.dtype}"
+        raise TypeError(f"{name} must be an array of {what}, got {shown}")
+    a = np.ascontiguousarray(a, dtype=np.float64 if dtype == "float" else np.int64)
+    if shape is not None:
+        _check_shape(name, a.shape, tuple(shape), {} if dims is None else dims)
+    if finite and dtype == "float" and not np.isfinite(a).all():
+        raise ValueError(f"{name} must be finite, got {_first(a, ~np.isfinite(a))}")
+    if low is not None and (a < low).any():
+        raise ValueError(f"{name} must be >= {low:g} everywhere, got {_first(a, a < low)}")
+    if high is not None and (a > high).any():
+        raise ValueError(f"{name} must be <= {high:g} everywhere, got {_first(a, a > high)}")
+    return a
+
+
+def _check_shape(name, got, want, dims):
+    """Check ``got`` against ``want``, binding unknown named sizes in ``dims`` (see :func:`array`)."""
+    def known(k):
+        v = dims.get(k)
+        return v if v is None or isinstance(v, tuple) else (int(v), None)
+
+    new, ok = {}, len(got) == len(want)
+    for g, k in zip(got, want):
+        if isinstance(k, str):
+            size = known(k) or new.get(k)
+            if size is None:
+                new[k] = (g, name)
+            elif g != size[0]:
+                ok = False
+        elif k is not None and g != k:
+            ok = False
+    if not ok:
+        parts, fixed = [], []
+        for k in want:
+            if isinstance(k, str) and known(k):
+                size, source = known(k)
+                parts.append(f"{k}={size}")
+                if source:
+                    fixed.append(f"{k} from {source}")
+            else:
+                parts.append("any" if k is None else str(k))
+        shown = "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+        where = f" ({'; '.join(dict.fromkeys(fixed))})" if fixed else ""
+        raise ValueError(f"{name} must have shape {shown}{where}, got shape {got}")
+    dims.update(new)

@@ -75,13 +75,13 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from .checks import count
+from .checks import array, count, real
 from .portable import logistic
 from .random import as_generator, perturbed, spawn
 
 __all__ = ["FocusedParams", "FullParams", "Sequences", "make_sequences", "init_focused",
            "init_full", "init_many", "connection_count", "forward", "trace_gradient", "bptt_gradient",
-           "VARIANTS"]
+           "check_params", "check_sequences", "VARIANTS"]
 
 VARIANTS = ("eq1", "eq3")
 
@@ -139,14 +139,16 @@ def init_focused(n_in: int, n_ctx: int, n_out: int, rng=None, *, z0: float = -0.
     ``l1`` = 2.0; ``z_i = z0`` = −0.5; ``d_i ~ U(d_range)`` = U(0.99, 1.01).
     """
     n_in, n_ctx, n_out = (count(k, v, 1) for k, v in (("n_in", n_in), ("n_ctx", n_ctx), ("n_out", n_out)))
-    lo, hi = d_range
-    if not lo <= hi:
-        raise ValueError(f"d_range must be (low, high) with low <= high, got {d_range!r}")
+    if not isinstance(d_range, (tuple, list)) or len(d_range) != 2:
+        raise ValueError(f"d_range must be (low, high), two finite numbers, got {d_range!r}")
+    lo = real("d_range[0]", d_range[0])
+    hi = real("d_range[1]", d_range[1], low=lo)
+    z0, l1 = real("z0", z0), real("l1", l1, low=0.0, low_open=True)
     gen = as_generator(rng)
     cin = _fan_in_normalised(gen, n_ctx, n_in + 1, l1)
     cout = _fan_in_normalised(gen, n_out, n_ctx + 1, l1)
     d = perturbed(gen.uniform(lo, hi, n_ctx))
-    return FocusedParams(cin[:, :n_in].copy(), cin[:, n_in].copy(), d, perturbed(np.full(n_ctx, float(z0))),
+    return FocusedParams(cin[:, :n_in].copy(), cin[:, n_in].copy(), d, perturbed(np.full(n_ctx, z0)),
                          cout[:, :n_ctx].copy(), cout[:, n_ctx].copy())
 
 
@@ -154,6 +156,7 @@ def init_full(n_in: int, n_ctx: int, n_out: int, rng=None, *, l1: float = 2.0) -
     """The full network's initialisation: each context unit's fan-in (inputs, the other
     context units and its bias) and each output unit's fan-in Gaussian with L1 norm ``l1``."""
     n_in, n_ctx, n_out = (count(k, v, 1) for k, v in (("n_in", n_in), ("n_ctx", n_ctx), ("n_out", n_out)))
+    l1 = real("l1", l1, low=0.0, low_open=True)
     gen = as_generator(rng)
     cin = _fan_in_normalised(gen, n_ctx, n_in + n_ctx + 1, l1)
     cout = _fan_in_normalised(gen, n_out, n_ctx + 1, l1)
@@ -242,38 +245,80 @@ def make_sequences(inputs, targets) -> Sequences:
 
 # ----------------------------------------------------------------------------- validation
 
-def _kernel_arrays(params):
-    """``(W_in, b_c, R, z, W_out, b_o, diag)`` for the kernels: R is diag(d) for a focused net."""
-    if isinstance(params, FocusedParams):
-        a = [np.asarray(v, dtype=np.float64) for v in params]
-        return a[0], a[1], np.diag(a[2]), a[3], a[4], a[5], True
-    if isinstance(params, FullParams):
-        a = [np.asarray(v, dtype=np.float64) for v in params]
-        return a[0], a[1], a[2], np.zeros(a[1].shape), a[3], a[4], False
-    raise TypeError(f"params must be FocusedParams or FullParams, got {type(params).__name__}")
+_SHAPES = {"W_in": ("n_ctx", "n_in"), "b_c": ("n_ctx",), "d": ("n_ctx",), "z": ("n_ctx",),
+           "W_cc": ("n_ctx", "n_ctx"), "W_out": ("n_out", "n_ctx"), "b_o": ("n_out",)}
+
+
+def check_params(params, *, stack: bool = False) -> tuple:
+    """Check a network's (or a stack's) arrays against each other; return them as float64.
+
+    Every array must be finite and of the shape its field implies (``W_in`` (n_ctx, n_in),
+    ``b_c``, ``d``, ``z`` (n_ctx,), ``W_cc`` (n_ctx, n_ctx), ``W_out`` (n_out, n_ctx),
+    ``b_o`` (n_out,)), with a leading network axis of one length when ``stack``.
+
+    Returns
+    -------
+    tuple of ndarray
+        The fields in order (C-contiguous float64; copies only where conversion needs them).
+
+    Raises
+    ------
+    TypeError
+        ``params`` is not a :class:`FocusedParams` / :class:`FullParams`.
+    ValueError
+        Naming the field, its shape or first bad value, and what is allowed.
+    """
+    if not isinstance(params, (FocusedParams, FullParams)):
+        raise TypeError(f"params must be FocusedParams or FullParams, got {type(params).__name__}")
+    if not stack and np.ndim(params.W_in) == 3:
+        raise ValueError(f"params is a stack of {np.shape(params.W_in)[0]} networks; pass one "
+                         "network (params.network(k))")
+    lead = ("n_networks",) if stack else ()
+    dims = {}
+    return tuple(array(f"params.{f}", v, lead + _SHAPES[f], dims) for f, v in zip(params._fields, params))
+
+
+def check_sequences(seqs, n_in: int | None = None, n_out: int | None = None) -> Sequences:
+    """Check a :class:`Sequences` (and its sizes against a network's); return it as float64/int64.
+
+    ``X`` (N, n_in), ``Y`` (N, n_out) finite, ``M`` (N,) finite and >= 0, ``offsets``
+    integers that start at 0, rise strictly (no empty sequence) and end at N: the
+    kernels index ``X[offsets[s]:offsets[s + 1]]`` without bounds checks.
+    """
+    if not isinstance(seqs, Sequences):
+        raise TypeError(f"seqs must be a Sequences (see make_sequences), got {type(seqs).__name__}")
+    dims = {k: (v, src) for k, v, src in (("n_in", n_in, "params.W_in"), ("n_out", n_out, "params.W_out"))
+            if v is not None}
+    X = array("seqs.X", seqs.X, ("N", "n_in"), dims)
+    Y = array("seqs.Y", seqs.Y, ("N", "n_out"), dims)
+    M = array("seqs.M", seqs.M, ("N",), dims, low=0.0)
+    offsets = array("seqs.offsets", seqs.offsets, (None,), dtype="int")
+    N = X.shape[0]
+    if offsets.size < 2 or offsets[0] != 0 or offsets[-1] != N or np.any(np.diff(offsets) < 1):
+        shown = np.array2string(offsets, threshold=8)
+        raise ValueError(f"seqs.offsets must start at 0, rise strictly (no empty sequence) and end at "
+                         f"N = {N} (the rows of seqs.X), got {shown}")
+    return Sequences(X, Y, M, offsets)
+
+
+def _kernel_arrays(arrays, focused):
+    """``(W_in, b_c, R, z, W_out, b_o)`` for the kernels: R is diag(d) for a focused net."""
+    if focused:
+        W_in, b_c, d, z, W_out, b_o = arrays
+        return W_in, b_c, np.diag(d), z, W_out, b_o
+    W_in, b_c, W_cc, W_out, b_o = arrays
+    return W_in, b_c, W_cc, np.zeros(b_c.shape), W_out, b_o
 
 
 def _check(params, seqs, variant):
-    if not isinstance(seqs, Sequences):
-        raise TypeError(f"seqs must be a Sequences (see make_sequences), got {type(seqs).__name__}")
+    """Validate one network, the sequences and the variant; the kernels' arguments."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; allowed: {', '.join(VARIANTS)}")
-    W_in, b_c, R, z, W_out, b_o, diag = _kernel_arrays(params)
-    n_ctx, n_in = W_in.shape if W_in.ndim == 2 else (None, None)
-    shapes = {"W_in": (W_in.shape, (n_ctx, n_in)), "b_c": (b_c.shape, (n_ctx,)),
-              "recurrent": (R.shape, (n_ctx, n_ctx)), "W_out": (W_out.shape, (W_out.shape[0], n_ctx)),
-              "b_o": (b_o.shape, (W_out.shape[0],))}
-    for name, (got, want) in shapes.items():
-        if W_in.ndim != 2 or got != want:
-            raise ValueError(f"{name} has shape {got}, expected {want} (one network, not a stack)")
-    if seqs.X.shape[1] != n_in:
-        raise ValueError(f"the sequences have {seqs.X.shape[1]} input features but the network has {n_in}")
-    if seqs.Y.shape[1] != W_out.shape[0]:
-        raise ValueError(f"the targets have {seqs.Y.shape[1]} units but the network has {W_out.shape[0]} outputs")
-    if not all(np.isfinite(a).all() for a in (W_in, b_c, R, z, W_out, b_o)):
-        raise ValueError("the network's parameters must be finite")
+    diag = isinstance(params, FocusedParams)
+    W_in, b_c, R, z, W_out, b_o = _kernel_arrays(check_params(params), diag)
+    seqs = check_sequences(seqs, W_in.shape[1], W_out.shape[0])
     eq3 = variant == "eq3" or not diag
-    return W_in, b_c, R, z, W_out, b_o, diag, eq3
+    return W_in, b_c, R, z, W_out, b_o, diag, eq3, seqs
 
 
 def _overflow_message(R, diag, seqs):
@@ -563,7 +608,7 @@ def forward(params, seqs: Sequences, *, variant: str = "eq1", feedback: int = 0)
     ValueError
         Bad shapes, bad ``variant`` or ``feedback``, or activity that overflows.
     """
-    W_in, b_c, R, z, W_out, b_o, diag, eq3 = _check(params, seqs, variant)
+    W_in, b_c, R, z, W_out, b_o, diag, eq3, seqs = _check(params, seqs, variant)
     fb = _check_feedback(feedback, W_in.shape[1], W_out.shape[0])
     N = seqs.X.shape[0]
     C, Yout = np.empty((N, W_in.shape[0])), np.empty((N, W_out.shape[0]))
@@ -604,7 +649,7 @@ def trace_gradient(params: FocusedParams, seqs: Sequences, *, variant: str = "eq
     if not isinstance(params, FocusedParams):
         raise TypeError("trace_gradient needs FocusedParams: the full network has no traces of this "
                         f"size (use bptt_gradient), got {type(params).__name__}")
-    W_in, b_c, R, z, W_out, b_o, diag, eq3 = _check(params, seqs, variant)
+    W_in, b_c, R, z, W_out, b_o, diag, eq3, seqs = _check(params, seqs, variant)
     g = [np.empty_like(a) for a in (W_in, b_c, R, z, W_out, b_o)]
     Yout = np.empty(seqs.Y.shape)
     with np.errstate(over="ignore"):
@@ -621,7 +666,7 @@ def bptt_gradient(params, seqs: Sequences, *, variant: str = "eq1"):
     :class:`FocusedParams` network it is the reference the traces must equal
     (same loss as :func:`trace_gradient`).
     """
-    W_in, b_c, R, z, W_out, b_o, diag, eq3 = _check(params, seqs, variant)
+    W_in, b_c, R, z, W_out, b_o, diag, eq3, seqs = _check(params, seqs, variant)
     g = [np.empty_like(a) for a in (W_in, b_c, R, z, W_out, b_o)]
     N, n_ctx = seqs.X.shape[0], W_in.shape[0]
     Yout = np.empty(seqs.Y.shape)

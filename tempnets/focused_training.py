@@ -34,8 +34,8 @@ import numpy as np
 
 from .checks import count
 from .focused import (VARIANTS, FocusedParams, FullParams, Sequences, _bptt_kernel, _check,
-                      _check_feedback, _forward_kernel, _trace_kernel, bptt_gradient, forward,
-                      trace_gradient)
+                      _check_feedback, _forward_kernel, _trace_kernel, bptt_gradient, check_params,
+                      check_sequences, forward, trace_gradient)
 from .progress import progress_bar
 from .training import DivergenceError
 
@@ -288,10 +288,14 @@ def train(seqs: Sequences, params, *, n_epochs: int, config: FocusedConfig = Foc
     Focused networks get their gradient from the traces (:func:`trace_gradient`),
     full networks from BPTT (:func:`bptt_gradient`); both update once per
     epoch with the adaptive rates of :class:`FocusedConfig`.  Deterministic:
-    the result depends only on the initial stack.
+    the result depends only on the initial stack (``chunk``, the epochs run
+    between two progress updates, changes nothing else).
 
     Raises
     ------
+    TypeError, ValueError
+        A stack whose networks' arrays disagree in shape or hold NaN/inf (every
+        network is checked), sequences that do not fit it, ``chunk < 1``.
     DivergenceError
         If a network's error or weights become NaN or infinite (names the
         network and the epoch).
@@ -301,18 +305,19 @@ def train(seqs: Sequences, params, *, n_epochs: int, config: FocusedConfig = Foc
         raise TypeError("params must be a stack of networks (FocusedParams/FullParams with a leading "
                         "network axis, see init_many)")
     n_epochs = count("n_epochs", n_epochs)
-    _check(params.network(0), seqs, config.variant)
-    fb = _check_feedback(config.feedback, params.W_in.shape[2], params.W_out.shape[1])
+    chunk = count("chunk", chunk, 1)
+    arrays = [a.copy() for a in check_params(params, stack=True)]  # every network, not just the first
     focused = isinstance(params, FocusedParams)
-    W_in, b_c, W_out, b_o = (np.array(a, dtype=np.float64) for a in
-                             (params.W_in, params.b_c, params.W_out, params.b_o))
+    W_in, b_c, W_out, b_o = arrays[0], arrays[1], arrays[-2], arrays[-1]
+    seqs = check_sequences(seqs, W_in.shape[2], W_out.shape[1])
+    fb = _check_feedback(config.feedback, W_in.shape[2], W_out.shape[1])
     n_net, n_ctx = W_in.shape[:2]
     if focused:
         R = np.zeros((n_net, n_ctx, n_ctx))
-        R[:, np.arange(n_ctx), np.arange(n_ctx)] = params.d
-        z = np.array(params.z, dtype=np.float64)
+        R[:, np.arange(n_ctx), np.arange(n_ctx)] = arrays[2]
+        z = arrays[3]
     else:
-        R, z = np.array(params.W_cc, dtype=np.float64), np.zeros((n_net, n_ctx))
+        R, z = arrays[2], np.zeros((n_net, n_ctx))
     eq3 = config.variant == "eq3" or not focused
     perf = np.full((n_net, n_epochs + 1), np.nan)
     mse = np.full((n_net, n_epochs + 1), np.nan)
@@ -364,7 +369,7 @@ def evaluate(params, seqs: Sequences, config: FocusedConfig = FocusedConfig()) -
 
 def learning_rates(params, seqs: Sequences, config: FocusedConfig = FocusedConfig()) -> dict:
     """The adaptive rates ε_k one network would use now (input-context, decay, zero, context-output)."""
-    W_in, b_c, R, z, W_out, b_o, diag, eq3 = _check(params, seqs, config.validate().variant)
+    W_in, b_c, R, z, W_out, b_o, diag, eq3, seqs = _check(params, seqs, config.validate().variant)
     loss, g = (trace_gradient if diag else bptt_gradient)(params, seqs, variant=config.variant)
     gR = np.diag(g.d) if diag else g.W_cc
     gz = g.z if diag else np.zeros(len(b_c))

@@ -122,7 +122,7 @@ def test_bad_input_is_named():
     with pytest.raises(ValueError, match="input features"):
         F.make_sequences([np.zeros((2, 4)), np.zeros((2, 5))], [np.zeros(2), np.zeros(2)])
     seqs = problem()
-    with pytest.raises(ValueError, match="network has 5"):
+    with pytest.raises(ValueError, match=r"seqs.X must have shape \(N, n_in=5\) \(n_in from params.W_in\)"):
         F.forward(F.init_focused(5, 3, 2, 0), seqs)
     with pytest.raises(ValueError, match="variant"):
         F.forward(p, seqs, variant="eq2")

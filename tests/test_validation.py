@@ -1,0 +1,112 @@
+"""Issue 21: every compiled kernel behind a checked entry.
+
+One test per finding of the hostile-input audit (the item number in its name): each fails
+without its fix.  Errors must name the argument, the value and what is allowed.
+"""
+
+import numpy as np
+import pytest
+
+from tempnets import checks
+from tempnets import focused as F
+from tempnets import focused_training as FT
+
+
+def net_and_seqs():
+    p = F.init_focused(3, 2, 2, rng=0)
+    s = F.make_sequences([np.ones((4, 3))], [[1.0, 0.0]])
+    return p, s
+
+
+# ----------------------------------------------------------------------------- the shared helper
+
+def test_array_names_the_argument_the_value_and_what_is_allowed():
+    dims = {}
+    checks.array("W_in", np.ones((2, 3)), ("n_ctx", "n_in"), dims)
+    with pytest.raises(ValueError, match=r"z must have shape \(n_ctx=2,\) \(n_ctx from W_in\), got shape \(1,\)"):
+        checks.array("z", [0.5], ("n_ctx",), dims)
+    with pytest.raises(ValueError, match=r"z must be finite, got nan at index 1"):
+        checks.array("z", [0.5, float("nan")], ("n_ctx",), dims)
+    with pytest.raises(TypeError, match="z must be an array of real numbers, got 'ab'"):
+        checks.array("z", "ab", ("n_ctx",), dims)
+    with pytest.raises(TypeError, match="offsets must be an array of integers"):
+        checks.array("offsets", [0.0, 1.5], (None,), dtype="int")
+    with pytest.raises(ValueError, match=r"M must be >= 0 everywhere, got -1.0 at index 0"):
+        checks.array("M", [-1.0], low=0.0)
+    with pytest.raises(ValueError, match=r"W must have shape \(n, n\), got shape \(2, 3\)"):
+        checks.array("W", np.ones((2, 3)), ("n", "n"), {})
+    a = checks.array("z", (1, 2), ("n_ctx",), dims)  # a tuple that converts cleanly
+    assert a.dtype == np.float64 and a.flags.c_contiguous
+
+
+def test_real_refuses_nan_inf_bools_and_out_of_range():
+    assert checks.real("l1", 2) == 2.0
+    for bad in (float("nan"), float("inf"), True, "1", None, 0.0):
+        with pytest.raises(ValueError, match=r"l1 must be a finite number > 0, got "):
+            checks.real("l1", bad, low=0.0, low_open=True)
+    with pytest.raises(ValueError, match=r"n must be an integer in \[1, 3\], got 4"):
+        checks.count("n", 4, 1, 3)
+
+
+# ----------------------------------------------------------------------------- focused (items 1-3, 11, 14, 16)
+
+def test_item1_offsets_past_the_data_are_refused_not_a_segfault():
+    p, s = net_and_seqs()
+    for offsets in ([0, 100000], [1, 4], [0, 2, 2, 4], [0], [0, 3]):
+        with pytest.raises(ValueError, match=r"seqs.offsets must start at 0, rise strictly .* end at N = 4"):
+            F.forward(p, F.Sequences(s.X, s.Y, s.M, np.array(offsets)))
+    with pytest.raises(TypeError, match="seqs.offsets must be an array of integers"):
+        F.forward(p, F.Sequences(s.X, s.Y, s.M, np.array([0.0, 4.0])))
+
+
+def test_item2_z_and_d_must_match_the_network():
+    p, s = net_and_seqs()
+    for field, bad in (("z", np.array([-0.5])), ("z", np.full(3, -0.5)), ("d", np.ones(1)),
+                       ("z", np.full((2, 1), -0.5))):
+        with pytest.raises(ValueError, match=rf"params.{field} must have shape \(n_ctx=2,\) "
+                                             r"\(n_ctx from params.W_in\)"):
+            F.forward(p._replace(**{field: bad}), s)
+    with pytest.raises(ValueError, match="pass one network"):
+        F.forward(F.init_many("focused", 3, 2, 2, 2, rng=0), s)
+
+
+def test_item3_every_network_of_a_stack_is_checked():
+    _, s = net_and_seqs()
+    st = F.init_many("focused", 3, 2, 2, 2, rng=0)
+    with pytest.raises(ValueError, match=r"params.W_out must have shape \(n_networks=2, n_out, n_ctx=2\)"):
+        FT.train(s, st._replace(W_out=st.W_out[:1]), n_epochs=3)
+    z = st.z.copy()
+    z[1, 0] = np.nan  # network 1, not 0: was "network 1 diverged at epoch 0"
+    with pytest.raises(ValueError, match=r"params.z must be finite, got nan at index \(1, 0\)"):
+        FT.train(s, st._replace(z=z), n_epochs=3)
+
+
+def test_item11_chunk_must_be_positive():
+    _, s = net_and_seqs()
+    st = F.init_many("focused", 3, 2, 2, 2, rng=0)
+    for chunk in (-1, 0, 1.5):
+        with pytest.raises(ValueError, match=r"chunk must be an integer >= 1, got "):
+            FT.train(s, st, n_epochs=3, chunk=chunk)
+    h1 = FT.train(s, st, n_epochs=3, chunk=1)
+    h2 = FT.train(s, st, n_epochs=3)
+    np.testing.assert_array_equal(h1.mse, h2.mse)
+    assert np.isfinite(h1.mse).all()
+
+
+def test_item14_nan_and_negative_sequences_are_refused_with_their_name():
+    p, s = net_and_seqs()
+    Y = s.Y.copy()
+    Y[-1, 0] = np.nan  # was "context activity overflowed"
+    with pytest.raises(ValueError, match=r"seqs.Y must be finite, got nan at index \(3, 0\)"):
+        F.trace_gradient(p, s._replace(Y=Y))
+    with pytest.raises(ValueError, match=r"seqs.M must be >= 0 everywhere"):
+        F.bptt_gradient(p, s._replace(M=-s.M))
+    for kw, match in ((dict(l1=float("nan")), "l1 must be a finite number > 0"),
+                      (dict(z0=float("inf")), "z0 must be a finite number"),
+                      (dict(d_range=(0.9, float("nan"))), r"d_range\[1\] must be a finite number >= 0.9"),
+                      (dict(d_range=(1.0, 0.5)), r"d_range\[1\] must be a finite number >= 1"),
+                      (dict(d_range=0.5), r"d_range must be \(low, high\)")):
+        with pytest.raises(ValueError, match=match):
+            F.init_focused(3, 2, 2, rng=0, **kw)
+    with pytest.raises(ValueError, match="l1 must be a finite number > 0"):
+        F.init_full(3, 2, 2, rng=0, l1=-1.0)
