@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .checks import count
+from .checks import array, count
 from .random import as_generator
 
 __all__ = ["SerialRecall", "make_batch", "encode", "recall_scores"]
@@ -110,7 +110,14 @@ def encode(task: SerialRecall, strings, delays):
         raise ValueError(f"letters must be in [0, {task.alphabet}) (the task's alphabet; the model's "
                          f"outputs have {task.n_out} classes), got values in [{s.min()}, {s.max()}]")
     B, L = s.shape
-    d = np.broadcast_to(np.asarray(delays), (B,))
+    if B == 0:
+        raise ValueError(f"strings must hold at least one string (shape (B, {task.length}) with B >= 1), "
+                         f"got shape {s.shape}")
+    try:
+        d = np.broadcast_to(np.asarray(delays), (B,))
+    except ValueError:
+        raise ValueError(f"delays must be one delay or {B} delays (one per string), got shape "
+                         f"{np.shape(delays)}") from None
     for v in np.unique(d):
         count("a delay", v)  # numpy integers pass; floats, bools and negatives do not
     d = d.astype(np.int64)
@@ -146,13 +153,17 @@ def recall_scores(logits, target, mask) -> dict:
     """Accuracy of the recalled letters (argmax of the outputs at the recall steps).
 
     Returns ``symbol`` (fraction of recalled letters right), ``string`` (fraction
-    of strings with every letter right) and ``correct`` (B, L) booleans.
+    of strings with every letter right) and ``correct`` (B, L) booleans.  A step whose
+    logits are not all finite (a diverged model) is wrong, whatever its argmax.
     """
-    logits, target, mask = np.asarray(logits), np.asarray(target), np.asarray(mask)
-    if logits.shape[:2] != target.shape or mask.shape != target.shape:
-        raise ValueError(f"logits {logits.shape}, target {target.shape} and mask {mask.shape} disagree")
+    dims = {}
+    target = array("target", target, ("T", "B"), dims, dtype="int")
+    mask = array("mask", mask, ("T", "B"), dims)
+    logits = array("logits", logits, ("T", "B", None), dims, finite=False)
+    if not np.all((mask == 0) | (mask == 1)):
+        raise ValueError(f"mask must hold 0/1 values, got {mask[(mask != 0) & (mask != 1)][0].item()!r}")
     T, B = target.shape
-    hit = logits.argmax(axis=-1) == target
+    hit = (logits.argmax(axis=-1) == target) & np.isfinite(logits).all(axis=-1)  # NaN: no answer
     L = int(mask[:, 0].sum())
     if L == 0 or np.any(mask.sum(axis=0) != L):
         raise ValueError("every sequence must have the same number of recall steps (> 0)")

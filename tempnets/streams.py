@@ -36,7 +36,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .checks import count
+from .checks import array, count
 from .random import as_generator
 
 __all__ = ["Stream", "FLIPFLOP_EVENTS", "flipflop", "random_flipflop", "random_parking",
@@ -61,6 +61,12 @@ class Stream(NamedTuple):
         """Steps ``start + 1 .. stop`` as a stream of their own."""
         return Stream(self.xs[start:stop], self.xf[start:stop], self.d[start:stop],
                       self.mask[start:stop], self.labels[start:stop])
+
+
+MIN_END_PROBABILITY = 1e-6
+"""Smallest ``p_stop`` / ``p_finish`` of :func:`random_parking`.  A drive or a visit lasts ``1/p``
+steps on average, and every step of the last one is drawn, even past ``n_steps`` (the query and
+distractor draws that follow must not depend on a change here)."""
 
 
 def _probability(name, p):
@@ -135,10 +141,12 @@ def parking(labels: str, query=None, distractors=None) -> Stream:
     if not isinstance(labels, str):
         raise TypeError(f"labels must be a string of d, 1, 2, 3, b; got {type(labels).__name__}")
     n = len(labels)
-    q = np.ones(n) if query is None else np.asarray(query, dtype=np.float64)
-    r = np.zeros((n, 3)) if distractors is None else np.asarray(distractors, dtype=np.float64)
-    if q.shape != (n,) or r.shape != (n, 3):
-        raise ValueError(f"query must have shape ({n},) and distractors ({n}, 3), got {q.shape}, {r.shape}")
+    dims = {"n": (n, "labels")}
+    q = np.ones(n) if query is None else array("query", query, ("n",), dims, low=0.0, high=1.0)
+    r = np.zeros((n, 3)) if distractors is None else array("distractors", distractors, ("n", 3), dims)
+    for name, a in (("query", q), ("distractors", r)):
+        if not np.all((a == 0) | (a == 1)):
+            raise ValueError(f"{name} must hold 0/1 values, got {a[(a != 0) & (a != 1)][0].item()!r}")
     xs = np.zeros((n, 6))
     xs[:, 3:] = r
     d = np.zeros((n, 3))
@@ -177,8 +185,11 @@ def random_parking(n_steps: int, rng=None, p_stop: float = 0.25, p_finish: float
     """
     n = count("n_steps", n_steps)
     p_stop, p_finish = _probability("p_stop", p_stop), _probability("p_finish", p_finish)
-    if p_stop == 0 or p_finish == 0:
-        raise ValueError("p_stop and p_finish must be positive (or the owner never parks / never leaves)")
+    for name, p in (("p_stop", p_stop), ("p_finish", p_finish)):
+        if p < MIN_END_PROBABILITY:  # a drive or a visit lasts 1/p steps on average, all drawn
+            raise ValueError(f"{name} must be a probability in [{MIN_END_PROBABILITY:g}, 1] (a drive or "
+                             f"a visit lasts 1/{name} steps on average: a smaller value never ends "
+                             f"in practice), got {p!r}")
     p_query, p_dis = _probability("p_query", p_query), _probability("p_distractor", p_distractor)
     gen = as_generator(rng)
     out = []

@@ -26,10 +26,11 @@ Sources and reconstructions (each one labelled in the chapter's Fidelity note):
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 
-from .checks import count
+from .checks import array, count
 from .focused import Sequences, make_sequences
 
 __all__ = ["TABLE1", "FEATURES", "BOUNDARY", "TABLE2", "REGULAR_CLASSES", "IRREGULAR", "CATEGORIES",
@@ -66,8 +67,9 @@ def buffered(codes: np.ndarray, slots: int = 2) -> np.ndarray:
     ``codes`` already carries its boundary symbols, so ``—DEAR—`` (7 codes) gives
     the 6 buffer contents —D, DE, EA, AR, R—: one row per step, ``slots × n_features`` units.
     """
-    codes = np.asarray(codes, dtype=np.float64)
-    if codes.ndim != 2 or len(codes) < slots:
+    slots = count("slots", slots, 1)
+    codes = array("codes", codes, (None, None))
+    if len(codes) < slots:
         raise ValueError(f"need at least {slots} coded elements for a {slots}-slot buffer, got shape {codes.shape}")
     return np.stack([codes[t:t + slots].reshape(-1) for t in range(len(codes) - slots + 1)])
 
@@ -80,7 +82,10 @@ def dear_task(words=("DEAR", "DEAN", "BEAR", "BEAN"), boundaries: bool = True,
     6 inputs).  ``words`` may be permutations (ARBE, DAER, ...) for the
     generalisation test; their targets are those of ``classes`` in order.
     """
-    words = list(words)
+    words, classes = list(words), list(classes)
+    if not words or not classes:
+        raise ValueError(f"words and classes must each name at least one word, got words={words!r}, "
+                         f"classes={classes!r}")
     xs = [buffered(encode_symbols(("—" + w + "—") if boundaries else w, TABLE1)) for w in words]
     ys = [np.eye(len(classes))[i % len(classes)] for i in range(len(words))]
     return make_sequences(xs, ys)
@@ -357,6 +362,10 @@ def held_out_regulars(dictionary: dict | None = None, categories: bool = False) 
 
 # ----------------------------------------------------------------------------- Table 3
 
+MAX_TASK_FLOATS = 5e7
+"""Largest :func:`reproduction_task` (numbers in its arrays, 400 MB): it grows like ``n!``."""
+
+
 def reproduction_task(delay: int = 1, symbols: str = "ABC") -> Sequences:
     """Sequence reproduction (Table 3): every permutation of ``symbols``, then play it back.
 
@@ -367,7 +376,14 @@ def reproduction_task(delay: int = 1, symbols: str = "ABC") -> Sequences:
     ``delay=1`` gives Table 3's 7 steps.
     """
     delay = count("delay", delay, 1)
+    if not isinstance(symbols, str) or not symbols or len(set(symbols)) != len(symbols):
+        raise ValueError(f"symbols must be a non-empty string of distinct symbols, got {symbols!r}")
     n = len(symbols)
+    size = math.factorial(n) * (2 * n + delay) * (3 * n + 1)  # floats of X, Y and M: n! sequences
+    if size > MAX_TASK_FLOATS:
+        raise ValueError(f"reproduction_task({delay}, {symbols!r}) would hold {math.factorial(n)} "
+                         f"sequences ({size:.3g} numbers, {8 * size / 1e9:.3g} GB); at most "
+                         f"{MAX_TASK_FLOATS:.3g} numbers are allowed (up to 8 symbols at delay 1)")
     eye = np.eye(n)
     xs, ys = [], []
     for perm in itertools.permutations(range(n)):

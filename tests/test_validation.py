@@ -110,3 +110,67 @@ def test_item14_nan_and_negative_sequences_are_refused_with_their_name():
             F.init_focused(3, 2, 2, rng=0, **kw)
     with pytest.raises(ValueError, match="l1 must be a finite number > 0"):
         F.init_full(3, 2, 2, rng=0, l1=-1.0)
+
+
+# ----------------------------------------------------------------------------- tasks (items 5, 12, 14, 16, 17)
+
+def test_item5_random_parking_refuses_probabilities_that_never_end():
+    from tempnets import streams
+
+    for kw in (dict(p_stop=1e-9), dict(p_finish=1e-12)):
+        with pytest.raises(ValueError, match=r"must be a probability in \[1e-06, 1\] .*never ends"):
+            streams.random_parking(10, rng=0, **kw)
+    assert len(streams.random_parking(10, rng=0, p_stop=1e-6)) == 10
+
+
+def test_item14_parking_query_and_distractors_are_checked():
+    from tempnets import streams
+
+    with pytest.raises(ValueError, match=r"query must be finite, got nan at index 0"):
+        streams.parking("d1b", query=[np.nan, 1, 1])
+    with pytest.raises(ValueError, match=r"query must hold 0/1 values, got 0.5"):
+        streams.parking("d1b", query=[0.5, 1, 1])
+    with pytest.raises(ValueError, match=r"distractors must have shape \(n=3, 3\) \(n from labels\)"):
+        streams.parking("d1b", distractors=np.zeros((2, 3)))
+
+
+def test_item12_reproduction_task_refuses_sizes_that_would_not_fit():
+    from tempnets import verbs
+
+    with pytest.raises(ValueError, match=r"reproduction_task\(1, 'ABCDEFGHIJKL'\) would hold 479001600 "
+                                         r"sequences .* at most 5e\+07 numbers"):
+        verbs.reproduction_task(1, "ABCDEFGHIJKL")
+    for bad in ("", "AAB", 3):
+        with pytest.raises(ValueError, match="symbols must be a non-empty string of distinct symbols"):
+            verbs.reproduction_task(1, bad)
+    assert verbs.reproduction_task(1, "ABCD").n_seq == 24
+
+
+def test_item16_17_verbs_name_bad_arguments():
+    from tempnets import verbs
+
+    codes = verbs.encode_symbols("—DEAR—", verbs.TABLE1)
+    for slots in (0, -1, 1.5):
+        with pytest.raises(ValueError, match=r"slots must be an integer >= 1, got "):
+            verbs.buffered(codes, slots)
+    with pytest.raises(ValueError, match=r"codes must be finite"):
+        verbs.buffered(np.full((3, 3), np.nan))
+    with pytest.raises(ValueError, match=r"words and classes must each name at least one word"):
+        verbs.dear_task(classes=())
+
+
+def test_item14_16_serial_recall_encode_and_scores():
+    from tempnets import sequences as sq
+
+    task = sq.SerialRecall(alphabet=4, length=2, delays=(1, 3))
+    with pytest.raises(ValueError, match=r"strings must hold at least one string"):
+        sq.encode(task, np.zeros((0, 2), dtype=int), 1)
+    with pytest.raises(ValueError, match=r"delays must be one delay or 2 delays"):
+        sq.encode(task, np.zeros((2, 2), dtype=int), [1, 2, 3])
+    x, t, m = sq.encode(task, np.array([[1, 2], [3, 0]]), 1)
+    logits = np.full(t.shape + (task.n_out,), np.nan)  # argmax of all-NaN is 0: was scored a hit
+    assert sq.recall_scores(logits, t, m)["symbol"] == 0.0
+    good = np.eye(task.n_out)[t]
+    assert sq.recall_scores(good, t, m)["string"] == 1.0
+    with pytest.raises(ValueError, match=r"mask must hold 0/1 values"):
+        sq.recall_scores(good, t, -m)
