@@ -24,10 +24,12 @@ sizes either baseline to a given parameter count (that of the TKRNN).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .random import as_generator, perturbed
-from .checks import count
+from .checks import array, count, real
 from .tkrnn import _logistic, check_batch, softmax_xent
 
 __all__ = ["rnn_init", "rnn_forward", "rnn_loss_and_grad", "lstm_init", "lstm_forward",
@@ -36,23 +38,42 @@ __all__ = ["rnn_init", "rnn_forward", "rnn_loss_and_grad", "lstm_init", "lstm_fo
 PARAM_NAMES = ("W_h", "b_h", "W_z", "b_z")
 
 
+GATES = {"rnn": 1, "lstm": 4}
+
+
+def _gates(kind) -> int:
+    if kind not in GATES:
+        raise ValueError(f"kind must be 'rnn' or 'lstm', got {kind!r}")
+    return GATES[kind]
+
+
 def n_params(kind: str, n_in: int, n_hidden: int, n_out: int) -> int:
     """Parameters of an ``"rnn"`` or ``"lstm"`` with these sizes."""
-    gates = {"rnn": 1, "lstm": 4}
-    if kind not in gates:
-        raise ValueError(f"kind must be 'rnn' or 'lstm', got {kind!r}")
-    return gates[kind] * n_hidden * (n_hidden + n_in + 1) + n_out * (n_hidden + n_in + 1)
+    g = _gates(kind)
+    I, H, O = (count(k, v, 1) for k, v in (("n_in", n_in), ("n_hidden", n_hidden), ("n_out", n_out)))
+    return g * H * (H + I + 1) + O * (H + I + 1)
 
 
 def matched_hidden(kind: str, n_in: int, n_out: int, target: int) -> int:
-    """The hidden size whose parameter count (:func:`n_params`) is closest to ``target``."""
-    best = min(range(1, 2000), key=lambda h: abs(n_params(kind, n_in, h, n_out) - target))
-    return best
+    """The hidden size whose parameter count (:func:`n_params`) is closest to ``target``
+    (the smaller one on a tie; at least 1).
+
+    :func:`n_params` is ``g H^2 + (g (I + 1) + O) H + O (I + 1)``, increasing in ``H``: the
+    answer is next to the positive root of ``n_params = target``.
+    """
+    g = _gates(kind)
+    I, O = count("n_in", n_in, 1), count("n_out", n_out, 1)
+    target = count("target", target, 1)
+    b, c = g * (I + 1) + O, O * (I + 1) - target
+    root = math.floor((-b + math.sqrt(b * b - 4 * g * c)) / (2 * g))
+    near = range(max(1, root - 1), max(1, root - 1) + 4)
+    return min(near, key=lambda h: abs(n_params(kind, n_in, h, n_out) - target))
 
 
 def _init(gates, n_in, n_hidden, n_out, rng, scale):
     I, H, O = (count(k, v, 1) for k, v in (("n_in", n_in), ("n_hidden", n_hidden),
                                                  ("n_out", n_out)))
+    scale = real("scale", scale)
     gen = as_generator(rng)
     std = scale / np.sqrt(H + I)
     return {"W_h": perturbed(gen.standard_normal((gates * H, H + I)) * std), "b_h": np.zeros(gates * H),
@@ -60,18 +81,22 @@ def _init(gates, n_in, n_hidden, n_out, rng, scale):
 
 
 def _shapes(params, gates, name):
+    """``(I, H, O)`` of an RNN's (``gates`` 1) or LSTM's (4) parameters, after checking that the
+    arrays are finite and agree."""
     if not isinstance(params, dict) or set(params) != set(PARAM_NAMES):
         got = sorted(params) if isinstance(params, dict) else type(params).__name__
         raise TypeError(f"{name} params must be a dict with keys {PARAM_NAMES}, got {got}")
-    GH, HI = np.shape(params["W_h"])
+    dims = {}
+    W_h = array(f"{name} params['W_h']", params["W_h"], ("gates x H", "H + I"), dims)
+    GH, HI = W_h.shape
     if GH % gates:
         raise ValueError(f"{name} W_h must have {gates} x H rows, got {GH}")
     H = GH // gates
-    O = np.shape(params["b_z"])[0] if np.ndim(params["b_z"]) == 1 else -1
-    if HI <= H or np.shape(params["b_h"]) != (GH,) or np.shape(params["W_z"]) != (O, HI):
-        raise ValueError(f"{name} params have mismatched sizes: "
-                         + ", ".join(f"{k} {np.shape(params[k])}" for k in PARAM_NAMES))
-    return HI - H, H, O
+    for k, shape in (("b_h", ("gates x H",)), ("W_z", ("O", "H + I")), ("b_z", ("O",))):
+        array(f"{name} params[{k!r}]", params[k], shape, dims)
+    if HI <= H:
+        raise ValueError(f"{name} params have mismatched sizes: W_h has {HI} columns, need H + I > H = {H}")
+    return HI - H, H, dims["O"][0]
 
 
 def _outer_sum(d, a):
@@ -138,7 +163,7 @@ def rnn_loss_and_grad(params, x, target, mask=None):
 def lstm_init(n_in, n_hidden, n_out, rng=None, scale=1.0, forget_bias=1.0) -> dict:
     """Random LSTM parameters (sd ``scale / sqrt(H + I)``), forget-gate bias ``forget_bias``."""
     p = _init(4, n_in, n_hidden, n_out, rng, scale)
-    p["b_h"][n_hidden:2 * n_hidden] = forget_bias
+    p["b_h"][n_hidden:2 * n_hidden] = real("forget_bias", forget_bias)
     return p
 
 

@@ -65,7 +65,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .checks import count
+from .checks import array, count, real
 from .random import as_generator, perturbed
 
 __all__ = ["init_params", "lam", "tkrnn_forward", "tkrnn_loss_and_grad", "kernel", "blocks",
@@ -83,7 +83,7 @@ def check_lambda(values, name="lambda") -> np.ndarray:
     a = np.asarray(values, dtype=float)
     bad = ~((a > 0) & (a < 1))
     if bad.any():
-        raise ValueError(f"{name} must lie in (0, 1) (eq. 6: 0 < λ < 1), got {a[bad].ravel()[0]!r}")
+        raise ValueError(f"{name} must lie in (0, 1) (eq. 6: 0 < λ < 1), got {a[bad].ravel()[0].item()!r}")
     return a
 
 
@@ -113,6 +113,7 @@ def init_params(n_in: int, n_hidden: int, n_out: int, n_kernels: int = 1, rng=No
                                                  ("n_out", n_out)))
     n = count("n_kernels", n_kernels, 1)
     lo, hi = check_lambda(lam_range, "lam_range")
+    scale = real("scale", scale)
     if lo > hi:
         raise ValueError(f"lam_range must be (low, high) with low <= high, got {lam_range!r}")
     gen = as_generator(rng)
@@ -125,17 +126,16 @@ def init_params(n_in: int, n_hidden: int, n_out: int, n_kernels: int = 1, rng=No
 
 
 def _shapes(params) -> tuple[int, int, int, int]:
-    """``(I, H, O, n)`` of a parameter dict, after checking the arrays agree."""
+    """``(I, H, O, n)`` of a parameter dict, after checking the arrays are finite and agree."""
     if not isinstance(params, dict) or set(params) != set(PARAM_NAMES):
         got = sorted(params) if isinstance(params, dict) else type(params).__name__
         raise TypeError(f"TKRNN params must be a dict with keys {PARAM_NAMES}, got {got}")
-    if np.ndim(params["theta"]) != 2 or np.ndim(params["W_h"]) != 2 or np.ndim(params["W_z"]) != 2:
-        raise ValueError("TKRNN params: theta must be (n, H + I), W_h (H, N) and W_z (O, N)")
-    n, HI = np.shape(params["theta"])
-    H, N = np.shape(params["W_h"])
-    O = np.shape(params["W_z"])[0]
-    if N != n * HI or HI <= H or np.shape(params["b_h"]) != (H,) or np.shape(params["W_z"]) != (O, N) \
-            or np.shape(params["b_z"]) != (O,):
+    dims = {}
+    shapes = {"theta": ("n", "H + I"), "W_h": ("H", "N"), "b_h": ("H",), "W_z": ("O", "N"), "b_z": ("O",)}
+    for k in PARAM_NAMES:
+        array(f"params[{k!r}]", params[k], shapes[k], dims)
+    (n, _), (HI, _), (H, _), (N, _), (O, _) = (dims[k] for k in ("n", "H + I", "H", "N", "O"))
+    if N != n * HI or HI <= H:
         raise ValueError("TKRNN params have mismatched sizes (need theta (n, H + I), W_h (H, n (H + I)), "
                          "b_h (H,), W_z (O, n (H + I)), b_z (O,)), got "
                          + ", ".join(f"{k} {np.shape(params[k])}" for k in PARAM_NAMES))
@@ -160,7 +160,9 @@ def blocks(params) -> dict:
 
 def n_params(n_in: int, n_hidden: int, n_out: int, n_kernels: int = 1) -> int:
     """Number of parameters: ``n (H + I)(H + O + 1) + H + O`` (weights, decays, biases)."""
-    N = n_kernels * (n_hidden + n_in)
+    n_in, n_hidden, n_out = (count(k, v, 1) for k, v in (("n_in", n_in), ("n_hidden", n_hidden),
+                                                           ("n_out", n_out)))
+    N = count("n_kernels", n_kernels, 1) * (n_hidden + n_in)
     return N * (n_hidden + n_out + 1) + n_hidden + n_out
 
 
@@ -171,11 +173,14 @@ def multiply_adds(n_in: int, n_hidden: int, n_out: int, n_kernels: int = 1) -> i
     kernel update ``λ ⊙ K``; an RNN of the same sizes needs ``(H + I)(H + O)``
     (:func:`tempnets.rnn_baselines` eqs. 1-2).  The backward pass costs about twice this.
     """
-    return n_kernels * (n_hidden + n_in) * (n_hidden + n_out + 1)
+    n_in, n_hidden, n_out = (count(k, v, 1) for k, v in (("n_in", n_in), ("n_hidden", n_hidden),
+                                                           ("n_out", n_out)))
+    return count("n_kernels", n_kernels, 1) * (n_hidden + n_in) * (n_hidden + n_out + 1)
 
 
 def check_batch(x, target=None, mask=None, n_in=None, n_out=None):
-    """Validate a batch: ``x`` (T, B, I) finite, ``target`` (T, B) ints in [0, O), ``mask`` (T, B)."""
+    """Validate a batch: ``x`` (T, B, I) finite, ``target`` (T, B) ints in [0, O), ``mask`` (T, B)
+    finite and >= 0."""
     x = np.asarray(x, dtype=float)
     if x.ndim != 3 or 0 in x.shape:
         raise ValueError(f"x must have shape (T, B, n_in) with T, B, n_in >= 1, got {x.shape}")
@@ -192,9 +197,7 @@ def check_batch(x, target=None, mask=None, n_in=None, n_out=None):
     if n_out is not None and (target.min() < 0 or target.max() >= n_out):
         raise ValueError(f"target classes must be in [0, {n_out}) (the network has {n_out} outputs), "
                          f"got values in [{target.min()}, {target.max()}]")
-    mask = np.ones(x.shape[:2]) if mask is None else np.asarray(mask, dtype=float)
-    if mask.shape != x.shape[:2]:
-        raise ValueError(f"mask must have shape {x.shape[:2]}, got {mask.shape}")
+    mask = np.ones(x.shape[:2]) if mask is None else array("mask", mask, x.shape[:2], low=0.0)
     return x, target, mask
 
 

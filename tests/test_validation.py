@@ -174,3 +174,58 @@ def test_item14_16_serial_recall_encode_and_scores():
     assert sq.recall_scores(good, t, m)["string"] == 1.0
     with pytest.raises(ValueError, match=r"mask must hold 0/1 values"):
         sq.recall_scores(good, t, -m)
+
+
+# ----------------------------------------------------------------------------- TKRNN, RNN, LSTM (items 14, 16, 17)
+
+def test_item14_16_tkrnn_rnn_lstm_refuse_nan_weights_bad_masks_and_wrong_dimensions():
+    from tempnets import rnn_baselines as rb
+    from tempnets import tkrnn
+
+    x = np.zeros((3, 2, 4))
+    target, mask = np.zeros((3, 2), dtype=int), np.ones((3, 2))
+    nets = ((tkrnn.init_params(4, 3, 5, rng=0), tkrnn.tkrnn_loss_and_grad, "params['W_h']"),
+            (rb.rnn_init(4, 3, 5, rng=0), rb.rnn_loss_and_grad, "RNN params['W_h']"),
+            (rb.lstm_init(4, 3, 5, rng=0), rb.lstm_loss_and_grad, "LSTM params['W_h']"))
+    for p, loss_and_grad, name in nets:
+        W = p["W_h"].copy()
+        W[0, 1] = np.nan
+        with pytest.raises(ValueError, match=rf"{re_escape(name)} must be finite, got nan at index \(0, 1\)"):
+            loss_and_grad(dict(p, W_h=W), x, target, mask)
+        with pytest.raises(ValueError, match=rf"{re_escape(name)} must have shape \(.*\), got shape \(7,\)"):
+            loss_and_grad(dict(p, W_h=W[0]), x, target, mask)  # 1-D: was a raw unpacking error
+        with pytest.raises(ValueError, match=r"mask must be >= 0 everywhere, got -1.0"):
+            loss_and_grad(p, x, target, -mask)
+        with pytest.raises(ValueError, match=r"mask must be finite, got nan"):
+            loss_and_grad(p, x, target, np.full((3, 2), np.nan))
+    with pytest.raises(ValueError, match=r"params\['theta'\] must have shape \(n, H \+ I\), got shape \(7,\)"):
+        tkrnn.tkrnn_forward(dict(nets[0][0], theta=np.zeros(7)), x)
+
+
+def re_escape(s):
+    import re
+
+    return re.escape(s)
+
+
+def test_item14_17_initialisers_and_counts_refuse_nan_and_negative_sizes():
+    from tempnets import rnn_baselines as rb
+    from tempnets import tkrnn
+
+    for bad in (np.nan, np.inf):
+        with pytest.raises(ValueError, match="scale must be a finite number"):
+            tkrnn.init_params(4, 3, 5, scale=bad)
+        with pytest.raises(ValueError, match="scale must be a finite number"):
+            rb.rnn_init(4, 3, 5, scale=bad)
+        with pytest.raises(ValueError, match="forget_bias must be a finite number"):
+            rb.lstm_init(4, 3, 5, forget_bias=bad)
+    with pytest.raises(ValueError, match="n_hidden must be an integer >= 1, got -3"):
+        tkrnn.n_params(4, -3, 5)
+    with pytest.raises(ValueError, match="n_hidden must be an integer >= 1, got -3"):
+        rb.n_params("rnn", 4, -3, 5)
+    with pytest.raises(ValueError, match="n_kernels must be an integer >= 1"):
+        tkrnn.multiply_adds(4, 3, 5, 0)
+    h = rb.matched_hidden("rnn", 3, 2, 10**9)  # was clamped to 1999
+    assert h > 1999 and abs(rb.n_params("rnn", 3, h, 2) - 10**9) < rb.n_params("rnn", 3, h + 1, 2) - rb.n_params("rnn", 3, h, 2)
+    with pytest.raises(ValueError, match="target must be an integer >= 1"):
+        rb.matched_hidden("lstm", 3, 2, -5)
