@@ -302,16 +302,18 @@ def test_problem3_claims_rederive_from_the_recorded_paper_scale_run():
     the same values as recorded, and the chapter's per-scale expectations."""
     from pathlib import Path
 
-    from tempnets import experiments
+    from tempnets import experiments, intervals
 
     path = Path(__file__).resolve().parents[1] / "book" / "paper_scale" / "gsm-problem3.json"
     again, record = experiments.rederive(path)
     assert [r["ours"] for r in again.claims.rows()] == [r["ours"] for r in record["claims"]]
     again.claims.verify()
     size_effect = again.claims.rows()[-1]
-    assert size_effect["expected"] is gsm.EXPECT_PROBLEM3_SIZE_EFFECT["paper"]
+    assert size_effect["expected"] is gsm.EXPECT["problem3-size-effect"]["paper"]
+    assert size_effect["interval"] == pytest.approx(list(intervals.share_difference(8, 10, 0, 10)))
+    assert size_effect["holds"] is None  # 8 of 10 against 0 of 10: the interval reaches below 0.5
     book = gsm.run_problem3("book", trained=record["data"])  # book-scale statement, same data
-    assert book.claims.rows()[-1]["expected"] is gsm.EXPECT_PROBLEM3_SIZE_EFFECT["book"]
+    assert book.claims.rows()[-1]["expected"] is gsm.EXPECT["problem3-size-effect"]["book"]
     with pytest.raises(ValueError, match="missing"):
         gsm.run_problem3("paper", trained={"main": {}})
 
@@ -333,9 +335,84 @@ def test_generalisation_sweep_trains_experiment_2s_networks():
     assert other[0]["tss"] != one[0]["tss"]  # the settings change the training
 
 
+def _r2_with_best(best, n_networks=4, margin=0.3, noise=0.01):
+    """r² of shape (tests, networks, 7 orders) whose best order at each test is ``best[t]``."""
+    gen = np.random.default_rng(0)
+    r2 = 0.2 + noise * gen.standard_normal((len(best), n_networks, 7))
+    for t, b in enumerate(best):
+        r2[t, :, b] += margin
+    return r2
+
+
 def test_learning_phase_claim_asks_for_a_change_of_order():
     tests = list(range(0, 1001, 50))
     for best, holds in (([6] * 21, False), ([0, 1, 1] + [3] * 10 + [6] * 8, True), ([0] * 21, False)):
         t = claims.ClaimsTable()
-        gsm._learning_phase_claims(t, tests, best, 0.0, "note 6")
+        gsm._learning_phase_claims(t, tests, _r2_with_best(best), "note 6")
         assert t.claims[2].holds is holds, best
+    # a clear rise in every network: decided; no change: decided against
+    t = claims.ClaimsTable()
+    gsm._learning_phase_claims(t, tests, _r2_with_best([0, 1, 1] + [3] * 10 + [6] * 8), "note 6")
+    assert [c.holds for c in t.claims] == [True, True, True, True]
+    t = claims.ClaimsTable()
+    gsm._learning_phase_claims(t, tests, _r2_with_best([6] * 21), "note 6")
+    assert [c.holds for c in t.claims] == [False, False, False, False]
+
+
+def test_learning_phase_claims_are_inconclusive_when_the_networks_disagree():
+    tests = list(range(0, 1001, 50))
+    best = [0, 1, 1] + [3] * 10 + [6] * 8
+    r2 = _r2_with_best(best, n_networks=4)
+    r2[0] = [[0.45, 0.0, 0.5, 0.0, 0.0, 0.0, 0.0], [0.44, 0.01, 0.5, 0.0, 0.01, 0.0, 0.0],
+             [0.5, 0.0, 0.45, 0.01, 0.0, 0.0, 0.0], [0.5, 0.0, 0.46, 0.0, 0.0, 0.01, 0.0]]
+    # before training, two networks favour order 2 and two order 0: neither is decided
+    t = claims.ClaimsTable()
+    gsm._learning_phase_claims(t, tests, r2, "note 6")
+    first = t.claims[0]
+    assert first.ours in (0, 2) and first.interval == (0.0, 2.0) and first.holds is None
+    assert t.claims[2].holds is None  # "a low order before training" is no longer decided
+    one = claims.ClaimsTable()  # one network: nothing is decided
+    gsm._learning_phase_claims(one, tests, _r2_with_best(best, n_networks=1), "note 6")
+    assert one.claims[0].interval == (0.0, 6.0) and one.claims[0].holds is None
+    assert one.claims[3].interval == (-np.inf, np.inf) and one.claims[3].holds is None
+
+
+def test_plausible_best_orders():
+    r2 = np.array([[0.1, 0.5, 0.2], [0.2, 0.6, 0.1], [0.15, 0.55, 0.15]])
+    assert gsm.plausible_best_orders(r2) == [1]  # order 1 beats both others in every network
+    r2 = np.array([[0.5, 0.1, 0.4], [0.3, 0.1, 0.6], [0.5, 0.2, 0.45]])
+    assert gsm.plausible_best_orders(r2) == [0, 2]  # 0 and 2 are not told apart; 1 is beaten
+    assert gsm.plausible_best_orders([[0.1, 0.9, 0.3]]) == [0, 1, 2]  # one network decides nothing
+    with pytest.raises(ValueError, match="shape"):
+        gsm.plausible_best_orders([0.1, 0.2])
+
+
+def test_comparisons_against():
+    # for, against, undecided: the point counts the two whose mean is not above 0
+    point, rng = gsm.comparisons_against([[1.0, 1.1, 0.9], [-1.0, -1.1, -0.9], [1.0, -2.0, 0.5]])
+    assert point == 2 and rng == (1, 2)
+    assert gsm.comparisons_against([[2.0, 2.1], [3.0, 3.5, 2.9]]) == (0, (0, 0))
+    assert gsm.comparisons_against([[5.0]]) == (0, (0, 1))  # one network: undecided
+    assert gsm.comparisons_against([[0.0, 0.0, 0.0]]) == (1, (0, 1))  # a tie is not "for"
+
+
+def test_growth_decided():
+    inf = float("inf")
+    fast, slow = [100, 120, 90, 110, 105, 95, 100, 115], [900, 1000, 1100, 950, 1050, 990, 1020, 980]
+    assert gsm.growth_decided([fast, slow]) == {"grows": 1, "shrinks": 0, "undecided": 0}
+    assert gsm.growth_decided([slow, fast]) == {"grows": 0, "shrinks": 1, "undecided": 0}
+    assert gsm.growth_decided([fast, [None] * 8]) == {"grows": 1, "shrinks": 0, "undecided": 0}
+    # both censored: "more than the cap" twice says nothing about their order
+    assert gsm.growth_decided([[None] * 8, [inf] * 8]) == {"grows": 0, "shrinks": 0, "undecided": 1}
+    assert gsm.growth_decided([fast, fast]) == {"grows": 0, "shrinks": 0, "undecided": 1}
+    assert gsm.growth_decided([fast[:5], slow[:5]]) == {"grows": 0, "shrinks": 0, "undecided": 1}
+
+
+def test_count_and_percent_intervals_are_wilson():
+    from tempnets import intervals
+
+    lo, hi = intervals.share(4, 5)
+    assert gsm._count_interval(4, 5) == pytest.approx((5 * lo, 5 * hi))
+    assert gsm._percent_interval(4, 5) == pytest.approx((100 * lo, 100 * hi))
+    assert gsm._percent_interval(5, 5)[1] == 100.0 and gsm._count_interval(0, 8)[0] == 0.0
+    assert gsm._fmt_iv((0.3755, float("inf"))) == "[0.376, ∞]"
