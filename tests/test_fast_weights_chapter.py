@@ -121,3 +121,51 @@ def test_figures_draw():
     with pytest.raises(ValueError, match="allowed events"):
         ch.latch_figure(U, "AXB")
     plt.close("all")
+
+
+def test_interval_helpers():
+    from tempnets import intervals
+
+    lo, hi = intervals.share(15, 200)
+    assert ch._count_interval(15, 200) == pytest.approx((200 * lo, 200 * hi))
+    assert ch._percent_interval(15, 200) == pytest.approx((100 * lo, 100 * hi))
+    assert ch._count_interval(0, 40)[0] == 0 and ch._count_interval(40, 40)[1] == 40
+    assert ch._wilson(17, 18) == "95% interval: Wilson, 17 of 18 runs"
+    assert list(ch._steps([120, -1, 0, 3000])) == [120, np.inf, np.inf, 3000]
+    n = ch._runs_for_share(0.95)  # n of n successes is the first whose interval clears 95%
+    assert n == 73 and intervals.share(n, n)[0] >= 0.95 > intervals.share(n - 1, n - 1)[0]
+
+
+def test_claims_from_runs_carry_their_interval(small):
+    exact = {"causal unnormalised linear attention", "the 1991 system with (5)"}
+    for r in small.values():
+        for c in r.claims.claims:
+            if any(c.statement.startswith(s) for s in exact):
+                assert c.interval is None
+            else:
+                assert c.interval is not None and "95% interval" in c.note, c.statement
+
+
+def _no_run_solves(data, names):
+    import copy
+
+    data = copy.deepcopy(data)
+    for name in names:
+        data["runs"][name]["solved"] = [-1] * len(data["runs"][name]["solved"])
+    return data
+
+
+def test_a_claim_about_no_runs_is_not_made(small):
+    """A claim about the runs that met the criterion, or against a control that fails too, is
+    left out when there are none (robustness counts it as 'not tested'), never 'does not hold'."""
+    d = small["run_parking"].data
+    rows = ch.run_parking("book", 0, trained=_no_run_solves(d, d["runs"])).claims.rows()
+    said = " ".join(r["statement"] for r in rows)
+    assert "has learned the task" not in said and "bind the slots" not in said
+    assert "at least as often" not in said
+    d = small["run_linear_attention"].data
+    rows = ch.run_linear_attention("book", 0, trained=_no_run_solves(d, ["eq. 7"])).claims.rows()
+    assert not any("additive write (linear attention" in r["statement"] for r in rows)
+    d = small["run_flipflop"].data
+    rows = ch.run_flipflop("book", 0, trained=_no_run_solves(d, ["per-weight"])).claims.rows()
+    assert not any("meets the criterion" in r["statement"] for r in rows)
