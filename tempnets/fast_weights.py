@@ -89,7 +89,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from .checks import count
+from .checks import array, count, real
 from .portable import logistic
 from .random import as_generator, perturbed
 from .training import DivergenceError
@@ -184,38 +184,26 @@ def _check_net(net):
 
 
 def _check_U(net, U):
-    U = np.asarray(U, dtype=np.float64)
-    if U.shape != net.shape_U:
+    if np.shape(U) != net.shape_U:  # says what the shape is made of
         raise ValueError(f"slow weights U must have shape {net.shape_U} (n_s_out, n_s_in) for "
-                         f"interface {net.interface!r}, got {U.shape}")
-    if not np.all(np.isfinite(U)):
-        raise ValueError("slow weights U contain NaN or infinite values")
-    return np.ascontiguousarray(U)
+                         f"interface {net.interface!r}, got {np.shape(U)}")
+    return array("slow weights U", U, net.shape_U)
 
 
 def _check_stream(net, xs, xf, d=None, mask=None):
-    xs = np.ascontiguousarray(xs, dtype=np.float64)
-    xf = np.ascontiguousarray(xf, dtype=np.float64)
-    if xs.ndim != 2 or xs.shape[1] != net.n_s_in:
-        raise ValueError(f"xs (S's inputs) must have shape (n_steps, {net.n_s_in}), got {xs.shape}")
-    if xf.ndim != 2 or xf.shape[1] != net.n_f_in:
-        raise ValueError(f"xf (F's inputs) must have shape (n_steps, {net.n_f_in}), got {xf.shape}")
+    xs = array("xs (S's inputs)", xs, ("n_steps", net.n_s_in))
+    xf = array("xf (F's inputs)", xf, (None, net.n_f_in))
     if xf.shape[0] != xs.shape[0]:
         raise ValueError(f"xs and xf must have the same number of steps, got {xs.shape[0]} and {xf.shape[0]}")
     n = xs.shape[0]
     if d is None:
         d = np.zeros((n, net.n_f_out))
         mask = np.zeros(n)
-    d = np.ascontiguousarray(d, dtype=np.float64)
-    if d.shape != (n, net.n_f_out):
-        raise ValueError(f"targets d must have shape ({n}, {net.n_f_out}), got {d.shape}")
-    mask = np.ones(n) if mask is None else np.ascontiguousarray(mask, dtype=np.float64)
+    d = array("targets d", d, (n, net.n_f_out), finite=False)  # only scored steps must be finite
+    mask = np.ones(n) if mask is None else array("mask", mask, finite=False)
     if mask.shape != (n,) or not np.all((mask == 0) | (mask == 1)):
         raise ValueError(f"mask must be {n} values of 0/1 (1: step t has a target), got shape {mask.shape}")
     scored = mask == 1
-    for name, a in (("xs", xs), ("xf", xf)):
-        if not np.all(np.isfinite(a)):
-            raise ValueError(f"{name} contains NaN or infinite values")
     if not np.all(np.isfinite(d[scored])):
         raise ValueError("targets d contain NaN or infinite values on scored steps")
     d = np.where(scored[:, None], d, 0.0)  # unscored targets never enter a sum
@@ -225,13 +213,23 @@ def _check_stream(net, xs, xf, d=None, mask=None):
 def _check_state(net, state):
     if not isinstance(state, FastState):
         raise TypeError(f"state must be a FastState (see initial_state), got {type(state).__name__}")
-    W = np.array(state.W, dtype=np.float64)
-    P = np.array(state.P, dtype=np.float64)
     want = (net.n_f_out, net.n_f_in, 2, net.n_s_in)
-    if W.shape != want[:2] or P.shape != want:
+    if np.shape(state.W) != want[:2] or np.shape(state.P) != want:
         raise ValueError(f"state must have W of shape {want[:2]} and P of shape {want}, "
-                         f"got {W.shape} and {P.shape}")
-    return W, P  # private copies: the kernels update them in place
+                         f"got {np.shape(state.W)} and {np.shape(state.P)}")
+    W = array("state.W", state.W, want[:2]).copy()  # private copies: the kernels update them in place
+    P = array("state.P", state.P, want).copy()
+    return W, P
+
+
+def _check_xs0(net, xs0):
+    """S's step-0 input: ``n_s_in`` finite numbers (default zeros)."""
+    if xs0 is None:
+        return np.zeros(net.n_s_in)
+    x0 = np.asarray(xs0, dtype=np.float64) if np.ndim(xs0) == 1 else None
+    if x0 is None or x0.shape != (net.n_s_in,) or not np.all(np.isfinite(x0)):
+        raise ValueError(f"xs0 must be {net.n_s_in} finite numbers, got {xs0!r}")
+    return x0
 
 
 def _rate(learning_rate):
@@ -245,8 +243,7 @@ def _rate(learning_rate):
 def init_slow_weights(net: FastWeightNet, init_range: float = 0.1, rng=None) -> np.ndarray:
     """S's weights uniform in ``[-init_range, init_range]`` (the paper: 0.1), shape ``net.shape_U``."""
     _check_net(net)
-    if isinstance(init_range, bool) or not isinstance(init_range, numbers.Real) or init_range < 0:
-        raise ValueError(f"init_range must be a number >= 0, got {init_range!r}")
+    init_range = real("init_range", init_range, low=0.0)
     return perturbed(as_generator(rng).uniform(-init_range, init_range, net.shape_U))
 
 
@@ -268,9 +265,7 @@ def initial_state(net: FastWeightNet, U, xs0=None) -> FastState:
     """
     _check_net(net)
     U = _check_U(net, U)
-    x0 = np.zeros(net.n_s_in) if xs0 is None else np.asarray(xs0, dtype=np.float64)
-    if x0.shape != (net.n_s_in,) or not np.all(np.isfinite(x0)):
-        raise ValueError(f"xs0 must be {net.n_s_in} finite numbers, got {x0!r}")
+    x0 = _check_xs0(net, xs0)
     s, W = _writes(net, U, x0)
     P = np.zeros((net.n_f_out, net.n_f_in, 2, net.n_s_in))
     if net.interface == "per-weight":
@@ -392,6 +387,12 @@ def _call(net, U, xs, xf, d, mask, state, lr, stop_run=0, stop_thr=0.0, history=
     steps, solved, finite = _steps(U, xs, xf, d, mask, W, P, _interface_code(net) == 1,
                                    net.squash == "logistic", float(net.T), lr, int(stop_run),
                                    float(stop_thr), y, E, err, G, W_hist)
+    if not finite and lr == 0.0:  # U fixed: nothing was learned, so nothing "diverged"
+        raise DivergenceError(
+            f"the fast weights or the error overflowed at step {steps} with the slow weights fixed "
+            f"(learning rate 0, squash {net.squash!r}): the writes U x_S are too large"
+            + (" and add up without bound" if net.squash == "none" else "")
+            + "; use smaller inputs or slow weights")
     if not finite:
         raise DivergenceError(
             f"training diverged at step {steps}: non-finite fast weights, slow weights or error "
@@ -461,7 +462,7 @@ def gradient_unfolded(net: FastWeightNet, U, xs, xf, d, mask=None, xs0=None) -> 
     U = _check_U(net, U)
     xs, xf, d, mask = _check_stream(net, xs, xf, d, mask)
     n = xs.shape[0]
-    x0 = np.zeros(net.n_s_in) if xs0 is None else np.asarray(xs0, dtype=np.float64)
+    x0 = _check_xs0(net, xs0)
     # forward, storing the stacks
     s0, W0 = _writes(net, U, x0)
     Ws, ss, fps, es = [W0], [], [], []
@@ -534,8 +535,7 @@ def train_online(net: FastWeightNet, U, xs, xf, d, mask=None, learning_rate: flo
     lr = _rate(learning_rate)
     xs, xf, d, mask = _check_stream(net, xs, xf, d, mask)
     stop_after = count("stop_after", stop_after)
-    if not isinstance(threshold, numbers.Real) or not threshold >= 0:
-        raise ValueError(f"threshold must be a number >= 0, got {threshold!r}")
+    threshold = real("threshold", threshold, low=0.0)
     state = initial_state(net, U, xs0) if state is None else state
     steps, solved, y, E, err, _, out, _ = _call(net, U, xs, xf, d, mask, state, lr,
                                                 stop_after, threshold)
@@ -548,14 +548,18 @@ def solved_at(errors, mask=None, threshold: float = 0.05, run: int = 100) -> int
     Only steps with ``mask == 1`` count (and unscored steps neither extend nor
     break a run).  Returns -1 if the criterion is never met.
     """
-    e = np.asarray(errors, dtype=np.float64)
-    m = np.ones(e.shape, bool) if mask is None else np.asarray(mask)[:e.size] == 1
+    e = array("errors", errors, (None,), finite=False)  # a NaN error is simply not <= threshold
+    if mask is not None and np.ndim(mask) == 1 and np.size(mask) < e.size:
+        raise ValueError(f"mask must have at least {e.size} entries (one per error), got {np.size(mask)}")
+    m = np.ones(e.shape, bool) if mask is None else array("mask", mask, (None,))[:e.size] == 1
+    threshold = real("threshold", threshold)
+    run = count("run", run, 1)
     idx = np.flatnonzero(m)
     ok = e[idx] <= threshold
-    count = 0
+    streak = 0
     for j, good in enumerate(ok):
-        count = count + 1 if good else 0
-        if count >= run:
+        streak = streak + 1 if good else 0
+        if streak >= run:
             return int(idx[j]) + 1
     return -1
 

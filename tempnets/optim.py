@@ -24,14 +24,13 @@ passed in and out.
 from __future__ import annotations
 
 import math
-import numbers
 import time
 from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
 
-from .checks import count
+from .checks import count, real
 from .progress import progress_bar
 from .random import as_generator
 from .training import DivergenceError
@@ -62,16 +61,11 @@ class OptimConfig:
 
     def __post_init__(self):
         for name in ("learning_rate", "eps"):
-            v = getattr(self, name)
-            if not (isinstance(v, numbers.Real) and v > 0 and math.isfinite(v)):
-                raise ValueError(f"{name} must be a positive number, got {v!r}")
+            real(name, getattr(self, name), low=0.0, low_open=True)
         for name in ("beta1", "beta2"):
-            v = getattr(self, name)
-            if not (isinstance(v, numbers.Real) and 0 <= v < 1):
-                raise ValueError(f"{name} must be in [0, 1), got {v!r}")
-        if self.clip_norm is not None and not (isinstance(self.clip_norm, numbers.Real)
-                                               and self.clip_norm > 0):
-            raise ValueError(f"clip_norm must be a positive number or None, got {self.clip_norm!r}")
+            real(name, getattr(self, name), low=0.0, high=1.0, high_open=True)
+        if self.clip_norm is not None:
+            real("clip_norm (or None)", self.clip_norm, low=0.0, low_open=True)
 
 
 def clip_by_global_norm(grads: dict, max_norm: float | None) -> tuple[dict, float]:

@@ -45,7 +45,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from .checks import count
+from .checks import array, count, real
 from .portable import logistic
 from .random import as_generator, perturbed
 from .training import DivergenceError
@@ -88,29 +88,22 @@ def init_weights(net: RecurrentNet, init_range: float = 0.1, rng=None) -> np.nda
     """Weights and biases uniform in ``[-init_range, init_range]``."""
     if not isinstance(net, RecurrentNet):
         raise TypeError(f"net must be a RecurrentNet, got {type(net).__name__}")
-    if isinstance(init_range, bool) or not isinstance(init_range, numbers.Real) or init_range < 0:
-        raise ValueError(f"init_range must be a number >= 0, got {init_range!r}")
+    init_range = real("init_range", init_range, low=0.0)
     return perturbed(as_generator(rng).uniform(-init_range, init_range, net.shape_W))
 
 
 def _check(net, W, x, d, mask):
     if not isinstance(net, RecurrentNet):
         raise TypeError(f"net must be a RecurrentNet, got {type(net).__name__}")
-    W = np.ascontiguousarray(W, dtype=np.float64)
-    if W.shape != net.shape_W or not np.all(np.isfinite(W)):
-        raise ValueError(f"W must be finite with shape {net.shape_W}, got shape {W.shape}")
-    x = np.ascontiguousarray(x, dtype=np.float64)
-    if x.ndim != 2 or x.shape[1] != net.n_in:
-        raise ValueError(f"inputs x must have shape (n_steps, {net.n_in}), got {x.shape}")
+    W = array("W", W, net.shape_W)
+    x = array("inputs x", x, (None, net.n_in))
     n = x.shape[0]
-    d = np.ascontiguousarray(d, dtype=np.float64)
-    if d.shape != (n, net.n_out):
-        raise ValueError(f"targets d must have shape ({n}, {net.n_out}), got {d.shape}")
-    mask = np.ones(n) if mask is None else np.ascontiguousarray(mask, dtype=np.float64)
+    d = array("targets d", d, (n, net.n_out), finite=False)  # only scored steps must be finite
+    mask = np.ones(n) if mask is None else array("mask", mask, finite=False)
     if mask.shape != (n,) or not np.all((mask == 0) | (mask == 1)):
         raise ValueError(f"mask must be {n} values of 0/1, got shape {mask.shape}")
-    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(d[mask == 1]))):
-        raise ValueError("inputs or scored targets contain NaN or infinite values")
+    if not np.all(np.isfinite(d[mask == 1])):
+        raise ValueError("targets d contain NaN or infinite values on scored steps")
     return W, x, np.where(mask[:, None] == 1, d, 0.0), mask
 
 
@@ -223,15 +216,20 @@ def train_online(net: RecurrentNet, W, x, d, mask=None, learning_rate: float = 1
             or not np.isfinite(learning_rate) or learning_rate < 0:
         raise ValueError(f"learning_rate must be a finite number >= 0, got {learning_rate!r}")
     stop_after = count("stop_after", stop_after)
+    threshold = real("threshold", threshold, low=0.0)
     if carry is None:
         y, P = np.zeros(net.n_units), np.zeros((net.n_units,) + net.shape_W)
     else:
-        y, P = (np.array(a, dtype=np.float64) for a in carry)
-        if y.shape != (net.n_units,) or P.shape != (net.n_units,) + net.shape_W:
+        if not isinstance(carry, (tuple, list)) or len(carry) != 2:
             raise ValueError("carry must be (y, P) from an earlier train_online of this net")
+        y = array("carry y", carry[0], (net.n_units,)).copy()  # updated in place by the kernel
+        P = array("carry P", carry[1], (net.n_units,) + net.shape_W).copy()
     E = np.zeros(x.shape[0])
     steps, solved, finite = _rtrl(W, x, d, mask, net.n_out, y, P, float(learning_rate),
                                   stop_after, float(threshold), E, np.zeros_like(W))
+    if not finite and learning_rate == 0:
+        raise DivergenceError(f"RTRL: the error overflowed at step {steps} with the weights fixed "
+                              "(learning rate 0): scored targets or weights too large")
     if not finite:
         raise DivergenceError(f"RTRL training diverged at step {steps} (learning_rate "
                               f"{learning_rate:g}); lower the learning rate")

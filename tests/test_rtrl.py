@@ -62,7 +62,7 @@ def test_bad_input_and_divergence():
     net, W, x, d, mask = problem()
     with pytest.raises(ValueError, match="learning_rate must be a finite number >= 0"):
         rtrl.train_online(net, W, x, d, mask, learning_rate=-1.0)
-    with pytest.raises(ValueError, match=r"W must be finite with shape \(4, 8\)"):
+    with pytest.raises(ValueError, match=r"W must have shape \(4, 8\), got shape \(4, 5\)"):
         rtrl.gradient(net, W[:, :5], x, d)
     with pytest.raises(ValueError, match=r"targets d must have shape \(15, 2\)"):
         rtrl.gradient(net, W, x, d[:, :1])

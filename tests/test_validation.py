@@ -229,3 +229,74 @@ def test_item14_17_initialisers_and_counts_refuse_nan_and_negative_sizes():
     assert h > 1999 and abs(rb.n_params("rnn", 3, h, 2) - 10**9) < rb.n_params("rnn", 3, h + 1, 2) - rb.n_params("rnn", 3, h, 2)
     with pytest.raises(ValueError, match="target must be an integer >= 1"):
         rb.matched_hidden("lstm", 3, 2, -5)
+
+
+# ----------------------------------------------------------------------------- fast weights, RTRL, Adam (items 14-17)
+
+def fw_problem():
+    from tempnets import fast_weights as fw
+
+    net = fw.FastWeightNet(3, 3, 1)
+    return fw, net, fw.init_slow_weights(net, rng=0), np.eye(3), np.zeros((3, 1))
+
+
+def test_item14_gradient_unfolded_refuses_nan_xs0_like_gradient():
+    fw, net, U, x, d = fw_problem()
+    for f in (fw.gradient, fw.gradient_unfolded):
+        with pytest.raises(ValueError, match=r"xs0 must be 3 finite numbers"):
+            f(net, U, x, x, d, xs0=[np.nan, 0, 0])
+
+
+def test_item14_15_fast_weight_state_and_overflow_messages():
+    from tempnets.training import DivergenceError
+
+    fw, net, U, x, d = fw_problem()
+    state = fw.initial_state(net, U)
+    with pytest.raises(ValueError, match=r"state.W must be finite, got nan"):
+        fw.run(net, U, x, x, state=state._replace(W=np.full((1, 3), np.nan)))
+    big = fw.FastWeightNet(3, 3, 1, squash="none")
+    with pytest.raises(DivergenceError, match=r"overflowed at step .* slow weights fixed \(learning rate 0"):
+        fw.run(big, np.full(big.shape_U, 1e300), np.full((3, 3), 1e10), x)
+    with pytest.raises(DivergenceError, match="lower the learning rate"):  # still said when learning
+        fw.train_online(big, np.full(big.shape_U, 1e300), np.full((3, 3), 1e10), x, np.ones((3, 1)))
+
+
+def test_item16_17_fast_weights_scalars():
+    fw, net, U, x, d = fw_problem()
+    for bad in (np.nan, np.inf, -0.1):
+        with pytest.raises(ValueError, match="init_range must be a finite number >= 0"):
+            fw.init_slow_weights(net, bad)
+    with pytest.raises(ValueError, match="threshold must be a finite number >= 0, got nan"):
+        fw.train_online(net, U, x, x, d, threshold=np.nan)
+    for run in (0, -1):
+        with pytest.raises(ValueError, match=r"run must be an integer >= 1"):
+            fw.solved_at(np.zeros(5), run=run)
+    with pytest.raises(ValueError, match="threshold must be a finite number"):
+        fw.solved_at(np.zeros(5), threshold=np.nan)
+    assert fw.solved_at([0.1, 0.0, 0.0], threshold=0.05, run=2) == 3
+
+
+def test_item15_16_17_rtrl_carry_threshold_and_init_range():
+    from tempnets import rtrl
+
+    net = rtrl.RecurrentNet(3, 4, 2)
+    W = rtrl.init_weights(net, rng=0)
+    x, d = np.eye(3)[[0, 1, 2, 0]], np.zeros((4, 2))
+    with pytest.raises(ValueError, match=r"carry y must be finite, got nan at index 0"):
+        rtrl.train_online(net, W, x, d, carry=(np.full(4, np.nan), np.zeros((4,) + net.shape_W)))
+    with pytest.raises(ValueError, match=r"carry P must have shape \(4, 4, 8\)"):
+        rtrl.train_online(net, W, x, d, carry=(np.zeros(4), np.zeros(3)))
+    with pytest.raises(ValueError, match="threshold must be a finite number >= 0, got nan"):
+        rtrl.train_online(net, W, x, d, threshold=np.nan)
+    with pytest.raises(ValueError, match="init_range must be a finite number >= 0, got nan"):
+        rtrl.init_weights(net, np.nan)
+
+
+def test_item17_optim_config_refuses_bools_and_nan():
+    from tempnets.optim import OptimConfig
+
+    for kw, name in ((dict(learning_rate=True), "learning_rate"), (dict(eps=np.nan), "eps"),
+                     (dict(beta2=np.nan), "beta2"), (dict(clip_norm=np.inf), "clip_norm")):
+        with pytest.raises(ValueError, match=rf"{name}.* must be a finite number"):
+            OptimConfig(**kw)
+    assert OptimConfig(clip_norm=None).clip_norm is None
