@@ -118,7 +118,7 @@ def _reproduce(args) -> int:
     try:
         experiments.get(args.id)
         scale = get_scale(args.scale)  # e.g. TEMPNETS_SCALE=garbage
-        out = args.out or f"{args.id}_{scale}_seed{args.seed}.json"
+        out = f"{args.id}_{scale}_seed{args.seed}.json" if args.out is None else args.out
         experiments.check_writable(out)  # before an hour of training, not after
     except KeyError as err:
         raise _UserError(err.args[0]) from None
@@ -158,7 +158,7 @@ def _robustness(args) -> int:
     try:
         experiments.get(args.id)
         scale = get_scale(args.scale)
-        out = args.out or f"{args.id}.robustness.json"
+        out = f"{args.id}.robustness.json" if args.out is None else args.out
         experiments.check_writable(out)
     except KeyError as err:
         raise _UserError(err.args[0]) from None
@@ -179,6 +179,15 @@ def _robustness(args) -> int:
     return 0
 
 
+def _update(record, path, compact) -> None:
+    """Rewrite a record in place (``--update``); a file that cannot be written is one line."""
+    try:
+        experiments.write_record(record, path, compact=compact)
+    except OSError as err:
+        raise _UserError(f"--update: cannot rewrite {path} ({err.strerror or err}); "
+                         "the file is unchanged") from None
+
+
 def _rederive(args) -> int:
     if str(args.record).endswith(".robustness.json"):
         try:
@@ -188,7 +197,7 @@ def _rederive(args) -> int:
         for statement, counts in record["counts"].items():
             say(f"{counts}  {statement}")
         if args.update:
-            experiments.write_record(record, experiments.find_record(args.record), compact=True)
+            _update(record, experiments.find_record(args.record), compact=True)
             args.written = args.record
             say(f"\ncounts of {args.record} updated (data unchanged)")
         return 0
@@ -202,7 +211,7 @@ def _rederive(args) -> int:
                       claims_rederived_at=experiments._commit())
         with open(args.record, encoding="utf-8") as fh:
             compact = fh.read(2) == '{"'  # keep the record's layout: a small diff
-        experiments.write_record(record, args.record, compact=compact)
+        _update(record, args.record, compact=compact)
         args.written = args.record
         say(f"\nclaims of {args.record} updated (data unchanged)")
     failures = result.claims.failures()

@@ -35,6 +35,7 @@ import contextlib
 import importlib
 import inspect
 import json
+import math
 import os
 import platform
 import tempfile
@@ -43,9 +44,9 @@ from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from .checks import count
+from .checks import count, real
 from .claims import ClaimsTable
-from .scale import get_scale
+from .scale import SCALES, get_scale
 
 RECORD_FIELDS = ("id", "scale", "seed", "jobs", "command", "wall_time_s", "versions", "commit",
                  "claims_title", "claims", "data")
@@ -369,11 +370,10 @@ def rederive_robustness(path) -> dict:
     from .training import TrainingForbidden, no_training
 
     path = find_record(path)
-    with open(path, encoding="utf-8") as fh:
-        try:
-            record = json.load(fh)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"{path}: not a robustness record (invalid JSON: {err})") from None
+    try:
+        record = json.loads(_read_text(path))
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise ValueError(f"{path}: not a robustness record (invalid JSON: {err})") from None
     if not isinstance(record, dict) or not {"id", "scale", "runs"} <= set(record):
         raise ValueError(f"{path}: not a robustness record (needs id, scale and runs)")
     try:
@@ -407,8 +407,14 @@ def check_writable(path) -> Path:
     directory must exist and accept a new file, and ``path`` must not be a
     directory.
     """
+    if not str(path).strip():
+        raise ValueError("--out must name a file, got an empty name")
     path = Path(path)
     folder = path.parent
+    try:
+        path.is_dir()
+    except OSError as err:  # e.g. a name over the file system's 255 bytes
+        raise ValueError(f"--out {str(path)!r}: {err.strerror or err}") from None
     if path.is_dir():
         raise ValueError(f"--out {str(path)!r} is a directory; give a file name, e.g. "
                          f"{str(path / 'record.json')!r}")
@@ -428,15 +434,17 @@ def write_record(record: dict, path, compact: bool = False) -> None:
     """Write a :func:`reproduce` record as JSON (the in-memory table object is left out).
 
     Indented, or on one line with ``compact=True`` (as the committed records are).
+    Standard JSON (:func:`_standard`): a NaN (a missing value) is written as ``null``, an
+    infinity as the string ``"inf"`` or ``"-inf"``, which ``float()`` reads back.
 
     Atomic: the JSON goes to a temporary file in the same directory, which then
     replaces ``path``; if anything fails (a full disk, an interrupt), ``path``
     keeps what it held before.
     """
-    clean = {k: v for k, v in record.items() if not k.startswith("_")}
+    clean = _standard({k: v for k, v in record.items() if not k.startswith("_")})
     path = Path(path)
     layout = {"separators": (",", ":")} if compact else {"indent": 2}
-    text = json.dumps(clean, default=_jsonable, **layout) + "\n"  # fails before touching disk
+    text = json.dumps(clean, allow_nan=False, **layout) + "\n"  # fails before touching disk
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         umask = os.umask(0)
@@ -473,6 +481,24 @@ def find_record(path) -> Path:
     return path
 
 
+MAX_RECORD_BYTES = 50_000_000
+"""Largest file :func:`read_record` reads (the committed records are under 1 MB)."""
+
+
+def _read_text(path) -> str:
+    """The text of a record file, refusing anything that is not a regular file of at most
+    :data:`MAX_RECORD_BYTES` before reading it (``/dev/zero`` would never end)."""
+    path = Path(path)
+    if path.exists() and not path.is_file():
+        raise ValueError(f"{path}: not an experiment record (not a regular file)")
+    size = path.stat().st_size  # a missing file: FileNotFoundError, which names it
+    if size > MAX_RECORD_BYTES:
+        raise ValueError(f"{path}: not an experiment record ({size / 1e6:.0f} MB; records are at most "
+                         f"{MAX_RECORD_BYTES / 1e6:.0f} MB)")
+    with open(path, encoding="utf-8") as fh:
+        return fh.read(MAX_RECORD_BYTES + 1)
+
+
 def read_record(path) -> dict:
     """Read a record written by :func:`write_record` (e.g. a paper-scale run a chapter shows).
 
@@ -488,8 +514,7 @@ def read_record(path) -> dict:
     """
     path = find_record(path)
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+        text = _read_text(path)
     except UnicodeDecodeError as err:
         raise ValueError(f"{path}: not an experiment record (not UTF-8 text: {err})") from None
     if not text.strip():
@@ -504,6 +529,14 @@ def read_record(path) -> dict:
     missing = {"id", "scale", "seed", "wall_time_s", "claims_title", "claims"} - set(record)
     if missing:
         raise ValueError(f"{path} is not an experiment record (missing {', '.join(sorted(missing))})")
+    if record["scale"] not in SCALES:
+        raise ValueError(f"{path}: not a valid record (scale {record['scale']!r}; allowed: "
+                         f"{', '.join(SCALES)})")
+    try:
+        count("seed", record["seed"])
+        real("wall_time_s", record["wall_time_s"], low=0.0)
+    except ValueError as err:
+        raise ValueError(f"{path}: not a valid record ({err})") from None
     try:
         record["_table"] = ClaimsTable.from_rows(
             f"{record['claims_title']} [recorded run: scale {record['scale']}, seed {record['seed']}, "
@@ -583,12 +616,30 @@ def rederive(path, **kwargs) -> tuple[Result, dict]:
         with no_training(why):
             result = runner(scale=record["scale"], seed=record["seed"], jobs=1, progress=False,
                             trained=record["data"], **kwargs)
-    except (KeyError, TypeError) as err:
+    except (KeyError, TypeError, IndexError, AttributeError, ArithmeticError) as err:  # edited data
         raise ValueError(f"{path}: the record's data cannot be re-derived by {experiment.target} "
                          f"({type(err).__name__}: {err})") from err
     except (ValueError, TrainingForbidden) as err:
         raise ValueError(f"{path}: {err}") from err
     return result, record
+
+
+def _standard(x):
+    """``x`` with numpy values made plain and non-finite floats made standard JSON:
+    NaN (a missing value) becomes ``None``, ±infinity the string ``"inf"`` / ``"-inf"``."""
+    import numpy as np
+
+    if isinstance(x, dict):
+        return {k: _standard(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_standard(v) for v in x]
+    if isinstance(x, (np.ndarray, np.generic)):
+        return _standard(x.tolist())
+    if isinstance(x, float) and not math.isfinite(x):
+        return None if math.isnan(x) else ("inf" if x > 0 else "-inf")
+    if x is None or isinstance(x, (str, int, float)):
+        return x
+    raise TypeError(f"cannot write {type(x).__name__} to JSON")
 
 
 def _jsonable(x):

@@ -4,12 +4,17 @@ One test per finding of the hostile-input audit (the item number in its name): e
 without its fix.  Errors must name the argument, the value and what is allowed.
 """
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from tempnets import checks
 from tempnets import focused as F
 from tempnets import focused_training as FT
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def net_and_seqs():
@@ -203,8 +208,6 @@ def test_item14_16_tkrnn_rnn_lstm_refuse_nan_weights_bad_masks_and_wrong_dimensi
 
 
 def re_escape(s):
-    import re
-
     return re.escape(s)
 
 
@@ -300,3 +303,78 @@ def test_item17_optim_config_refuses_bools_and_nan():
         with pytest.raises(ValueError, match=rf"{name}.* must be a finite number"):
             OptimConfig(**kw)
     assert OptimConfig(clip_norm=None).clip_norm is None
+
+
+# ----------------------------------------------------------------------------- records and the CLI (items 8, 9, 13, 17)
+
+def cli(capsys, *argv):
+    from tempnets.__main__ import main
+
+    code = main(list(argv))
+    return code, capsys.readouterr().err.strip()
+
+
+def test_item8_rederive_refuses_huge_files_and_devices_before_reading(tmp_path, capsys):
+    big = tmp_path / "big.json"
+    with open(big, "wb") as fh:
+        fh.truncate(10**9)  # sparse: costs no disk
+    assert cli(capsys, "rederive", str(big)) == (
+        2, f"error: {big}: not an experiment record (1000 MB; records are at most 50 MB)")
+    assert cli(capsys, "rederive", "/dev/zero") == (
+        2, "error: /dev/zero: not an experiment record (not a regular file)")
+
+
+def test_item9_17_bad_out_names_are_one_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, err = cli(capsys, "reproduce", "tk-kernels", "--out", "a" * 300 + ".json")
+    assert code == 2 and err.endswith("File name too long") and "\n" not in err
+    assert cli(capsys, "reproduce", "tk-kernels", "--out", "") == (
+        2, "error: --out must name a file, got an empty name")
+    assert list(tmp_path.iterdir()) == []  # not silently the default name
+
+
+def test_item9_update_on_a_read_only_file_is_one_line(tmp_path, capsys, monkeypatch):
+    import shutil
+
+    from tempnets import experiments
+
+    rec = tmp_path / "tk-kernels.json"
+    shutil.copy(ROOT / "book" / "paper_scale" / "tk-kernels.json", rec)
+    before = rec.read_bytes()
+
+    def read_only(*args, **kwargs):
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr(experiments, "write_record", read_only)
+    code, err = cli(capsys, "rederive", str(rec), "--update")
+    assert code == 2 and err == (f"error: --update: cannot rewrite {rec} (Read-only file system); "
+                                 "the file is unchanged")
+    assert rec.read_bytes() == before
+
+
+def test_item9_17_edited_records_are_refused_in_one_line(tmp_path, capsys):
+    import json
+
+    src = ROOT / "book" / "paper_scale" / "tk-kernels.json"
+    for field, value, says in (("scale", "huge", "scale 'huge'; allowed: book, paper"),
+                               ("seed", -1, "seed must be an integer >= 0, got -1")):
+        rec = json.loads(src.read_text())
+        rec[field] = value
+        path = tmp_path / "tk-kernels.json"
+        path.write_text(json.dumps(rec))
+        assert cli(capsys, "rederive", str(path)) == (2, f"error: {path}: not a valid record ({says})")
+
+
+def test_item9_data_errors_deep_in_a_runner_are_one_line(tmp_path, monkeypatch):
+    from tempnets import experiments
+
+    rec = tmp_path / "tk-kernels.json"
+    rec.write_text((ROOT / "book" / "paper_scale" / "tk-kernels.json").read_text())
+    for err in (IndexError("index 3 is out of bounds"), ZeroDivisionError("division by zero")):
+        def runner(scale, seed, jobs, progress, trained=None, err=err):
+            raise err
+
+        monkeypatch.setattr(experiments.Experiment, "runner", lambda self, r=runner: r)
+        with pytest.raises(ValueError, match=rf"the record's data cannot be re-derived .*"
+                                             rf"\({type(err).__name__}: "):
+            experiments.rederive(rec)
