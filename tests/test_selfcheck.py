@@ -156,3 +156,57 @@ def test_attention_mask_reference_matches_the_training_engine():
 def test_attention_mask_check_rejects_typical_mistakes(wrong):
     with pytest.raises(CheckFailed):
         pa.check_attention_mask(wrong)
+
+
+# ------------------------------------------------------------------ issue 21 items 4 and 6
+
+def test_item4_answers_that_change_their_arguments_cannot_fool_the_check(capsys):
+    def reference(P, x):
+        return 2.0 * (P + x)
+
+    def correct_in_place(P, x):  # rejected when the reference saw the mutated P
+        P += x
+        P *= 2.0
+        return P
+
+    check_function("in place", correct_in_place, reference, [(np.ones(3), np.arange(3.0))])
+
+    def zeroes_its_input(P, x):  # wrong, but "correct" when the reference ran afterwards
+        x[:] = 0.0
+        return 2.0 * P
+
+    with pytest.raises(CheckFailed, match="differs from the correct result"):
+        check_function("zeroing", zeroes_its_input, reference, [(np.ones(3), np.arange(3.0))])
+
+
+def test_item6_lists_and_tuples_that_convert_cleanly_are_accepted(capsys):
+    check_function("square", lambda x: [v ** 2 for v in x], np.square, [(np.arange(5.0),)])
+    check_function("square", lambda x: tuple(v ** 2 for v in x), np.square, [(np.arange(5.0),)])
+    check_value("vector", (1.0, 2.0), np.array([1.0, 2.0]))
+    assert capsys.readouterr().out.count("✓") == 3
+
+
+@pytest.mark.parametrize("fn, message", [
+    (lambda x: None, r"square \(test case 1\): your function returned None — did you forget `return`\?"),
+    (lambda x: "abc", r"your function returned a str \('abc'\), expected an array of shape \(5,\)"),
+    (lambda x: {"a": 1}, r"your function returned a dict"),
+    (lambda x: x * np.nan, r"your result has NaN or infinite entries"),
+    (lambda x: x[:4], r"expected shape \(5,\), got \(4,\)"),
+])
+def test_item6_each_wrong_kind_of_answer_is_said_in_one_sentence(fn, message):
+    with pytest.raises(CheckFailed, match=message) as info:
+        check_function("square", fn, np.square, [(np.arange(5.0),)])
+    assert "\n" not in str(info.value)
+
+
+def test_item6_a_runaway_answer_is_stopped():
+    import time
+
+    def forever(x):
+        while True:
+            time.sleep(0.01)
+
+    start = time.perf_counter()
+    with pytest.raises(CheckFailed, match=r"stopped after 0.2 s without an answer — does a loop never end\?"):
+        check_function("square", forever, np.square, [(2.0,)], time_limit=0.2)
+    assert time.perf_counter() - start < 5
