@@ -30,6 +30,44 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+
+def ensure_numba_cache() -> str | None:
+    """Make ``@numba.njit(cache=True)`` work where numba finds nowhere to cache.
+
+    numba caches next to the source or in the user's cache directory; on a read-only
+    install with an unwritable ``HOME`` (a system-wide or container install) it finds
+    neither and every kernel fails at import with "cannot cache function ...: no locator
+    available".  Then the kernels are cached in a temporary directory for this process
+    only (compiled afresh in each session), with one warning line on stderr.  Called by
+    this module, which every module with kernels imports first.  Returns that
+    directory, or ``None`` when numba's own locators work.
+    """
+    import atexit
+    import shutil
+    import sys
+    import tempfile
+
+    def probe():  # decorating with cache=True looks for a locator; nothing is compiled
+        pass
+
+    try:
+        numba.njit(cache=True)(probe)
+        return None
+    except RuntimeError as err:
+        if "no locator available" not in str(err):
+            raise
+    folder = tempfile.mkdtemp(prefix="tempnets-numba-cache-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    numba.config.CACHE_DIR = folder
+    numba.config.CACHE_LOCATOR_CLASSES = ""  # numba's own list, which looks at CACHE_DIR first
+    print("tempnets: numba cannot cache compiled kernels here (read-only install, no writable "
+          "cache directory); compiling them for this session only (set NUMBA_CACHE_DIR to a "
+          "writable directory to keep them)", file=sys.stderr)
+    return folder
+
+
+ensure_numba_cache()
+
 _LOG2E = 1.4426950408889634
 _LN2_HI = 6.93147180369123816490e-01  # ln 2 = _LN2_HI + _LN2_LO; k * _LN2_HI is exact
 _LN2_LO = 1.90821492927058770002e-10

@@ -378,3 +378,25 @@ def test_item9_data_errors_deep_in_a_runner_are_one_line(tmp_path, monkeypatch):
         with pytest.raises(ValueError, match=rf"the record's data cannot be re-derived .*"
                                              rf"\({type(err).__name__}: "):
             experiments.rederive(rec)
+
+
+# ----------------------------------------------------------------------------- item 10
+
+def test_item10_no_cache_locator_falls_back_with_one_warning_line(tmp_path):
+    """A read-only install with no writable cache: numba finds no locator (simulated with a
+    locator that never applies); the kernels still import and run, with one line on stderr."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import numba, tempnets.focused, tempnets.focused_training, tempnets.training, "
+            "tempnets.fast_weights, tempnets.rtrl, tempnets.bptt, tempnets.srn\n"
+            "from tempnets.portable import logistic\n"
+            "assert logistic(0.0) == 0.5 and numba.config.CACHE_DIR\n")
+    env = dict(os.environ, NUMBA_CACHE_LOCATOR_CLASSES="ZipCacheLocator")
+    env.pop("NUMBA_CACHE_DIR", None)
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tempnets: numba cannot cache compiled kernels here")
