@@ -261,17 +261,9 @@ def _refuse_constant(name):
     raise ValueError(f"{name} is not standard JSON (write null for a missing value)")
 
 
-WRITTEN_BEFORE_ISSUE_21 = {"fw-parking.json", "fw-parking.robustness.json", "gsm-problem3.json",
-                           "gsm-problem3.robustness.json", "tk-long-delays.json"}
-"""Records whose claims hold a bare Infinity/NaN, written before write_record wrote standard JSON
-and not yet rewritten (``python -m tempnets rederive FILE --update`` does it; data unchanged)."""
-
-
 @pytest.mark.parametrize("path", RECORDS + ROBUSTNESS, ids=[p.name for p in RECORDS + ROBUSTNESS])
-def test_every_committed_record_is_standard_json(request, path):
+def test_every_committed_record_is_standard_json(path):
     """Issue 21 item 13: no bare NaN or Infinity, which standard JSON parsers refuse."""
-    if path.name in WRITTEN_BEFORE_ISSUE_21:
-        request.applymarker(pytest.mark.xfail(strict=True, reason="written before issue 21"))
     json.loads(path.read_text(encoding="utf-8"), parse_constant=_refuse_constant)
 
 
