@@ -169,3 +169,16 @@ def test_a_claim_about_no_runs_is_not_made(small):
     d = small["run_flipflop"].data
     rows = ch.run_flipflop("book", 0, trained=_no_run_solves(d, ["per-weight"])).claims.rows()
     assert not any("meets the criterion" in r["statement"] for r in rows)
+
+
+def test_recorded_weights_and_latch_temperature_are_checked():
+    """Edited record data (a U of the wrong shape) and a T without three fixed points are
+    one-line errors naming the argument, not an IndexError or a wrong answer (issue 21)."""
+    with pytest.raises(ValueError, match="U must have shape"):
+        ch.learned_binding(np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="U must have shape"):
+        ch.learned_flipflop_solution(np.zeros(3))
+    with pytest.raises(ValueError, match="T must be a finite number > 4"):
+        ch.latch_fixed_points(1.0)
+    low, mid, high = ch.latch_fixed_points(10.0)
+    assert low < 0.5 < high and mid == pytest.approx(0.5)

@@ -27,8 +27,11 @@ def test_kernels_claims_hold_and_rederive():
     r.claims.verify()
     again = tk.run_kernels(trained=r.data)
     assert again.claims.rows() == r.claims.rows()
-    with pytest.raises(ValueError, match="plus2"):
+    with pytest.raises(ValueError, match="plus2.*a tk-kernels result"):
         tk.run_kernels(trained={"pulse": [], "closed_form": [], "n_params": {}, "multiply_adds": {}})
+    edited = {**r.data, "n_params": {**r.data["n_params"], "RNN": 0}}  # would divide by zero
+    with pytest.raises(ValueError, match=r"trained n_params\['RNN'\] must be an integer >= 1, got 0"):
+        tk.run_kernels(trained=edited)
 
 
 def test_serial_recall_runs_and_rederives_without_training(tiny, monkeypatch):

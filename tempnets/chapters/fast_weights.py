@@ -41,7 +41,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from .. import claims, fast_weights as fw, intervals, rtrl, streams
+from .. import checks, claims, fast_weights as fw, intervals, rtrl, streams
 from ..checks import count
 from ..experiments import Result
 from ..progress import progress_bar
@@ -311,7 +311,7 @@ def learned_flipflop_solution(U) -> bool:
     """The 1992 paper's typical solution: A writes a large change on w_B (sets it), B a large
     negative one (resets it), C a small one (|u| < 0.49 keeps w_B on its side of 0.5: holds),
     and every input writes negative changes on w_A and w_C (interface (4), rows A, B, C)."""
-    U = np.asarray(U)
+    U = checks.array("U", U, make_net("flipflop").shape_U)
     return bool(U[1, 0] > 0.5 and U[1, 1] < -0.5 and abs(U[1, 2]) < 0.49 and np.all(U[[0, 2]] < 0))
 
 
@@ -399,7 +399,7 @@ VARIANTS = {"query at every step": {"p_query": 1.0}, "no distractors": {"p_distr
 def learned_binding(U) -> bool:
     """Slot detector I_k writes a positive change on w_k and negative ones on the other two,
     and no distractor writes enough to move a latched link across 0.5 (|u| < 0.49)."""
-    U = np.asarray(U)
+    U = checks.array("U", U, make_net("parking").shape_U)
     D = U[:, :3]
     return bool(np.all(np.diag(D) > 0) and np.all(D[~np.eye(3, dtype=bool)] < 0)
                 and np.all(np.abs(U[:, 3:]) < 0.49))
@@ -704,7 +704,10 @@ def check_sigma(fn) -> None:
 
 
 def latch_fixed_points(T: float = 10.0) -> np.ndarray:
-    """The three fixed points of ``w -> σ(w, 0)`` for T = 10 (low, middle, high), by bisection."""
+    """The three fixed points of ``w -> σ(w, 0)`` for T = 10 (low, middle, high), by bisection.
+
+    There are three only for T > 4 (the slope of σ at w = 0.5 is T/4); a smaller T is refused."""
+    T = checks.real("T", T, low=4.0, low_open=True)
     f = lambda w: 1.0 / (1.0 + np.exp(-T * (w - 0.5))) - w  # noqa: E731
     out = []
     for lo, hi in ((0.0, 0.3), (0.3, 0.7), (0.7, 1.0)):

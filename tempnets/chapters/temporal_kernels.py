@@ -39,6 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import claims, intervals, optim, rnn_baselines as rb, sequences as sq, tkrnn
+from ..checks import count
 from ..experiments import Result
 from ..progress import progress_bar
 from ..scale import get_scale
@@ -269,10 +270,10 @@ def _train_all(sz, seed, jobs, progress):
     return data
 
 
-def _need(data, keys):
+def _need(data, keys, experiment="tk-serial-recall"):
     missing = [k for k in keys if k not in data]
     if missing:
-        raise ValueError(f"trained= data is missing {', '.join(missing)} (pass a tk-serial-recall "
+        raise ValueError(f"trained= data is missing {', '.join(missing)} (pass a {experiment} "
                          "result's data or a record's data)")
 
 
@@ -513,7 +514,10 @@ def run_kernels(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Re
                 "sizes": {"n_in": I, "n_hidden": H, "n_out": O}}
     else:
         data = trained.data if isinstance(trained, Result) else trained
-        _need(data, ["pulse", "closed_form", "plus2", "n_params", "multiply_adds"])
+        _need(data, ["pulse", "closed_form", "plus2", "n_params", "multiply_adds"], "tk-kernels")
+        for key in ("n_params", "multiply_adds"):  # ratios of them are claimed
+            for model in ("RNN", "TKRNN+1", "TKRNN+3"):
+                count(f"trained {key}[{model!r}]", data[key].get(model) if isinstance(data[key], dict) else None, 1)
     err = float(np.max(np.abs(np.array(data["pulse"]) - np.array(data["closed_form"]))))
     k = np.array(data["plus2"])
     changes = int(np.sum(np.diff(np.sign(np.diff(k))) != 0))
