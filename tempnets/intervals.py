@@ -5,7 +5,8 @@ runs solved it" is an estimate, and whether it passes a threshold is only a
 result when its interval lies on one side (:class:`tempnets.claims.Claim`,
 ``interval=``).  Each function returns ``(low, high)`` as floats:
 
-* :func:`share` — a share of runs, ``k`` of ``n`` (Wilson score interval);
+* :func:`share` — a share of runs, ``k`` of ``n`` (Wilson score interval), and the same
+  as a count (:func:`count`) or a percentage (:func:`percent`);
 * :func:`share_difference` — ``k1/n1 - k2/n2`` (Newcombe's hybrid score
   interval, from the two Wilson intervals);
 * :func:`mean` — a mean of run values (Student's t);
@@ -54,6 +55,18 @@ def share(k: int, n: int, level: float = LEVEL) -> tuple[float, float]:
     half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
     lo, hi = max(0.0, centre - half), min(1.0, centre + half)
     return (0.0 if k == 0 else lo, 1.0 if k == n else hi)
+
+
+def count(k: int, n: int, level: float = LEVEL) -> tuple[float, float]:
+    """Wilson interval of ``k`` of ``n`` runs on the scale of the count (``n`` times :func:`share`)."""
+    lo, hi = share(k, n, level)
+    return (n * lo, n * hi)
+
+
+def percent(k: int, n: int, level: float = LEVEL) -> tuple[float, float]:
+    """Wilson interval of ``k`` of ``n`` runs as a percentage (100 times :func:`share`)."""
+    lo, hi = share(k, n, level)
+    return (100 * lo, 100 * hi)
 
 
 def share_difference(k1: int, n1: int, k2: int, n2: int, level: float = LEVEL) -> tuple[float, float]:

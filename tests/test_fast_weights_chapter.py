@@ -126,10 +126,6 @@ def test_figures_draw():
 def test_interval_helpers():
     from tempnets import intervals
 
-    lo, hi = intervals.share(15, 200)
-    assert ch._count_interval(15, 200) == pytest.approx((200 * lo, 200 * hi))
-    assert ch._percent_interval(15, 200) == pytest.approx((100 * lo, 100 * hi))
-    assert ch._count_interval(0, 40)[0] == 0 and ch._count_interval(40, 40)[1] == 40
     assert ch._wilson(17, 18) == "95% interval: Wilson, 17 of 18 runs"
     assert list(ch._steps([120, -1, 0, 3000])) == [120, np.inf, np.inf, 3000]
     n = ch._runs_for_share(0.95)  # n of n successes is the first whose interval clears 95%

@@ -73,3 +73,10 @@ def test_bootstrap_ratio_of_medians_is_deterministic_and_sensible():
     assert lo < np.median(x) / np.median(y) < hi and lo > 1.0
     assert I.ratio_of_medians(x, y) == (lo, hi)  # its own stream: the same every time
     assert I.ratio_of_medians([math.inf] * 5, [math.inf] * 5) == (-math.inf, math.inf)
+
+
+def test_count_and_percent_are_the_share_on_their_scales():
+    lo, hi = I.share(3, 10)
+    assert I.count(3, 10) == (10 * lo, 10 * hi)
+    assert I.percent(3, 10) == (100 * lo, 100 * hi)
+    assert I.count(0, 8)[0] == 0 and I.percent(8, 8)[1] == 100

@@ -104,16 +104,6 @@ EXPECT = {"flipflop-within-300": {"book": None, "paper": True},
 """
 
 
-def _count_interval(k: int, n: int) -> tuple:
-    """95% interval of a count ``k`` of ``n`` runs (Wilson, on the scale of the count)."""
-    lo, hi = intervals.share(k, n)
-    return (n * lo, n * hi)
-
-
-def _percent_interval(k: int, n: int) -> tuple:
-    """95% interval of ``k`` of ``n`` runs as a percentage (Wilson)."""
-    lo, hi = intervals.share(k, n)
-    return (100 * lo, 100 * hi)
 
 
 def _wilson(k: int, n: int, what: str = "runs") -> str:
@@ -330,7 +320,7 @@ def _flipflop_claims(data) -> claims.ClaimsTable:
                f"strict reading |d - y| <= 0.05: {format_summary(st4, cap)}; " + _median_note(solved4))
     t.add("... and every run solves it (no failures within the cap)", "§3, exp. 1", 0,
           s4["failures"], claims.at_most(0), expected=False,
-          interval=_count_interval(s4["failures"], s4["runs"]),
+          interval=intervals.count(s4["failures"], s4["runs"]),
           note="runs whose w_B saturates at 0 or 1 early have sigma' ~ 0 and stop learning; "
                + _wilson(s4["failures"], s4["runs"], "runs unsolved"))
     p4 = runs["per-weight"]["perfect"]
@@ -339,7 +329,7 @@ def _flipflop_claims(data) -> claims.ClaimsTable:
         t.add("a run that meets the criterion has learned the flip-flop: its final network is right "
               "at every step of a fresh 5000-step stream (share of runs meeting it, >= 95%)", "§3, exp. 1",
               None, round(100 * float(np.mean(met)), 1), claims.at_least(95.0), expected=False,
-              interval=_percent_interval(sum(met), len(met)),
+              interval=intervals.percent(sum(met), len(met)),
               note=f"{sum(met)} of {len(met)}; the others let C set or reset w_B and fail about one "
                    "step in twelve, which passes 100 steps in a row by luck; " + _wilson(sum(met), len(met)))
     s4l = summary(runs["per-weight"]["solved_1000"], cap)
@@ -352,12 +342,12 @@ def _flipflop_claims(data) -> claims.ClaimsTable:
     k5 = s5["runs"] - s5["failures"]
     t.add("interface (5): most runs solve it within the cap (>= 95%)", "§3, exp. 1", None,
           round(100 * k5 / s5["runs"], 1), claims.at_least(95.0),
-          interval=_percent_interval(k5, s5["runs"]), note=_wilson(k5, s5["runs"]))
+          interval=intervals.percent(k5, s5["runs"]), note=_wilson(k5, s5["runs"]))
     lr, sb = best_baseline(runs, "flipflop", cap)
     kb = sb["runs"] - sb["failures"]
     t.add("a fully recurrent net (RTRL, 3 units) solves it too: most runs within the cap (>= 95%)",
           "§1 (recurrent nets)", None, round(100 * kb / sb["runs"], 1),
-          claims.at_least(95.0), interval=_percent_interval(kb, sb["runs"]),
+          claims.at_least(95.0), interval=intervals.percent(kb, sb["runs"]),
           note=f"best rate {lr:g}: {format_summary(sb, cap)}; " + _wilson(kb, sb["runs"]))
     rtrl = runs[f"rtrl {lr:g}"]
     t.add("the two feed-forward nets with (4) solve it at least twice as fast as the recurrent "
@@ -383,7 +373,7 @@ def _flipflop_claims(data) -> claims.ClaimsTable:
         t.add("runs that learned the flip-flop learned the typical solution: A sets w_B, B resets it, "
               "C holds it, w_A and w_C stay ~0", "1992 version, §3", None,
               round(100 * typical / len(good), 1), claims.at_least(90.0),
-              interval=_percent_interval(typical, len(good)),
+              interval=intervals.percent(typical, len(good)),
               note=f"% of the {len(good)} interface-(4) runs whose final network is perfect on the test "
                    "stream; u(A->w_B) > 0.5, u(B->w_B) < -0.5, |u(C->w_B)| < 0.49, writes on w_A, "
                    "w_C < 0; " + _wilson(typical, len(good)))
@@ -458,14 +448,14 @@ def _parking_claims(data, scale) -> claims.ClaimsTable:
           note=f"{format_summary(s, cap)}; {100 * s['share_within'](6000):.0f}% within 6000; "
                + _median_note(solved))
     t.add("some runs do solve it within the cap", "§3, exp. 2", None, k, claims.at_least(1),
-          interval=_count_interval(k, n), note=_wilson(k, n))
+          interval=intervals.count(k, n), note=_wilson(k, n))
     met = [p for p, v in zip(runs["per-weight"]["perfect"], solved) if v > 0]
     if met:  # else not tested: no run met the criterion
         t.add("a run that meets the criterion has learned the task: its final network is right at "
               "every scored step of a fresh 20,000-step life (share of runs meeting it, >= 95%)",
               "§3, exp. 2", None, round(100 * float(np.mean(met)), 1),
               claims.at_least(95.0), expected=EXPECT["parking-perfect"][scale],
-              interval=_percent_interval(sum(met), len(met)),
+              interval=intervals.percent(sum(met), len(met)),
               note=f"{sum(met)} of {len(met)}; with {LONG_RUN} scored steps in a row: "
                    + format_summary(summary(runs["per-weight"]["solved_1000"], cap), cap) + "; "
                    + _wilson(sum(met), len(met)) + f" (at least {_runs_for_share(0.95)} runs, all "
@@ -476,7 +466,7 @@ def _parking_claims(data, scale) -> claims.ClaimsTable:
         t.add("S learns to bind the slots: in solved runs detector I_k writes + on w_k, - on the "
               "others, the distractors ~0",
               "§3, exp. 2", None, round(100 * binds / len(good), 1), claims.at_least(80.0),
-              expected=EXPECT["parking-binds"][scale], interval=_percent_interval(binds, len(good)),
+              expected=EXPECT["parking-binds"][scale], interval=intervals.percent(binds, len(good)),
               note=f"% of the {len(good)} solved runs; " + _wilson(binds, len(good)))
     best = min(VARIANTS, key=lambda n: summary(data["variants"][n]["solved"], szv.cap)["median"])
     sv = summary(data["variants"][best]["solved"], szv.cap)
@@ -562,14 +552,14 @@ def run_linear_attention(scale="book", seed=0, jobs=1, progress=None, trained=No
     n = len(runs["eq. 7"]["solved"])
     t.add("with the squash of eq. 7 (interface (4), eta = 1) most runs solve the flip-flop",
           "§3, exp. 1", None, round(100 * solved7 / n, 1), claims.at_least(60.0),
-          interval=_percent_interval(solved7, n), note=_wilson(solved7, n))
+          interval=intervals.percent(solved7, n), note=_wilson(solved7, n))
     add = {name: v for name, v in runs.items() if name.startswith("additive")}
     best = max(sum(s > 0 for s in v["solved"]) for v in add.values())
     div = {name: int(sum(v["diverged"])) for name, v in add.items()}
     if solved7:  # else not tested: the squashed control does not solve it either
         t.add("with the additive write (linear attention's sum rule) no run solves it, at any rate tried",
               "consequence of (i)", None, best, claims.at_most(0), expected=EXPECT["additive-none"][scale],
-              interval=_count_interval(best, n),
+              interval=intervals.count(best, n),
               note="rates " + ", ".join(n_.split()[1] for n_ in add) + "; diverged: "
                    + ", ".join(f"{n_.split()[1]}: {d}" for n_, d in div.items())
                    + f"; runs solved at the best rate; {_wilson(best, n)}: runs can refute 'no run', "

@@ -80,16 +80,6 @@ EXPECT = {
 threshold (``None``: inconclusive at that scale, shown and not asserted)."""
 
 
-def _count_interval(k, n) -> tuple:
-    """95% interval of a count ``k`` of ``n`` runs (Wilson, on the scale of the count)."""
-    lo, hi = intervals.share(k, n)
-    return (n * lo, n * hi)
-
-
-def _percent_interval(k, n) -> tuple:
-    """95% interval of ``k`` of ``n`` runs as a percentage (Wilson)."""
-    lo, hi = intervals.share(k, n)
-    return (100 * lo, 100 * hi)
 
 
 FULL_SWEEP = ((0.75, 0.02), (1.0, 0.02), (1.0, 0.05), (0.5, 0.05))
@@ -243,7 +233,7 @@ def run_dear(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Resul
         if name == "paper":
             t.add("every run learns the task (most active output right for all 4 words)", "text", 50,
                   int(learned.sum()), claims.at_least(len(e)), expected=EXPECT["dear-every-run"][scale],
-                  interval=_count_interval(learned.sum(), len(e)),
+                  interval=intervals.count(learned.sum(), len(e)),
                   note=f"95% interval: Wilson, {int(learned.sum())} of {len(e)} runs; runs can refute "
                        "'every run', never establish it")
             t.add("median epochs to criterion", "text", PAPER["dear_median_epochs"], float(np.median(e)),
@@ -254,7 +244,7 @@ def run_dear(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Resul
         wilson = f"95% interval: Wilson, {int(np.sum(roles))} of {len(roles)} runs"
         t.add(f"{label}: one context unit tells D from B, the other N from R (% of learned runs)",
               "Figure 3", None, round(100 * float(np.mean(roles)), 1) if roles else float("nan"), claims.at_least(50.0),
-              expected=(name == "fig3"), interval=_percent_interval(np.sum(roles), len(roles)) if roles else None,
+              expected=(name == "fig3"), interval=intervals.percent(np.sum(roles), len(roles)) if roles else None,
               note=("with the stated start (z = −0.5) and free d, z the decays grow and one unit "
                     "often carries both contrasts; " if name == "paper" else "") + wilson)
         pres, dest = np.mean(d["test_preserving"]), np.mean(d["test_destroying"])
@@ -353,11 +343,11 @@ def run_verbs(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Resu
     t.add("one context unit codes 'final phoneme unvoiced' (held-out verbs, AUC ≥ 0.95; % of runs)",
           "Figure 5", None, round(100 * float(np.mean(coded["unvoiced"])), 1), claims.at_least(50.0),
           expected=EXPECT["verbs-unvoiced"][scale],
-          interval=_percent_interval(coded["unvoiced"].sum(), coded["unvoiced"].size),
+          interval=intervals.percent(coded["unvoiced"].sum(), coded["unvoiced"].size),
           note=f"95% interval: Wilson, {int(coded['unvoiced'].sum())} of {coded['unvoiced'].size} runs")
     t.add("the other codes 'final phoneme dental' (AUC ≥ 0.95; % of runs)", "Figure 5", None,
           round(100 * float(np.mean(coded["dental"])), 1), claims.at_least(50.0),
-          expected=False, interval=_percent_interval(coded["dental"].sum(), coded["dental"].size),
+          expected=False, interval=intervals.percent(coded["dental"].sum(), coded["dental"].size),
           note="ours code dental jointly: /t/ sits with the unvoiced, /d/ apart from the voiced; "
                f"95% interval: Wilson, {int(coded['dental'].sum())} of {coded['dental'].size} runs")
     data["reading"] = reading
@@ -444,7 +434,7 @@ def run_reproduce(scale="book", seed=0, jobs=1, progress=None, trained=None) -> 
     for a in ("focused", "full"):
         k = int((e[a] >= 0).sum())
         t.add(f"delay 1: every {a} run learns the task perfectly (runs)", "text", n, k,
-              claims.at_least(n), expected=False, interval=_count_interval(k, n),
+              claims.at_least(n), expected=False, interval=intervals.count(k, n),
               note=f"a few runs need more than the epoch cap; 95% interval: Wilson, {k} of {n} runs")
     for a in ("focused", "full"):
         ok = e[a][e[a] >= 0]
@@ -463,11 +453,11 @@ def run_reproduce(scale="book", seed=0, jobs=1, progress=None, trained=None) -> 
     n4 = {a: crit4[a].size for a in ("focused", "full")}
     t.add("delay 4: focused runs learning perfectly", "text", PAPER["reproduce_delay4_perfect"]["focused"],
           k4["focused"], claims.within(3), expected=EXPECT["reproduce-delay4-focused"][scale],
-          interval=_count_interval(k4["focused"], n4["focused"]),
+          interval=intervals.count(k4["focused"], n4["focused"]),
           note="fewer than the paper's, but far more than the full network's (next rows); "
                f"95% interval: Wilson, {k4['focused']} of {n4['focused']} runs")
     t.add("delay 4: full runs learning perfectly", "text", PAPER["reproduce_delay4_perfect"]["full"],
-          k4["full"], claims.within(2), interval=_count_interval(k4["full"], n4["full"]),
+          k4["full"], claims.within(2), interval=intervals.count(k4["full"], n4["full"]),
           note=f"95% interval: Wilson, {k4['full']} of {n4['full']} runs")
     if n4["focused"] == n4["full"]:
         lo, hi = intervals.share_difference(k4["focused"], n4["focused"], k4["full"], n4["full"])
@@ -552,7 +542,7 @@ def run_large_verbs(scale="book", seed=0, jobs=1, progress=None, trained=None) -
     book = data.get("scale", "book") == "book"
     t.add("ring (category 10) and bring (category 8) are both classified right (% of networks)", "Figure 9",
           None, round(100 * float(np.mean(ring)), 1), claims.at_least(50.0), expected=EXPECT["large-ring"][scale],
-          interval=_percent_interval(sum(ring), len(ring)),
+          interval=intervals.percent(sum(ring), len(ring)),
           note="bring is among the last verbs learned; often taken for category 12, like swing"
           + (" (book scale stops early)" if book else "")
           + f"; 95% interval: Wilson, {sum(ring)} of {len(ring)} networks")

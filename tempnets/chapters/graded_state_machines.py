@@ -89,16 +89,6 @@ asserted).  Measured (book scale, seed 0; paper scale, the runs recorded in
 0-9 at book scale.  Claims not listed are decided at both scales."""
 
 
-def _count_interval(k, n) -> tuple:
-    """95% interval of a count ``k`` of ``n`` runs (Wilson, on the scale of the count)."""
-    lo, hi = intervals.share(k, n)
-    return (n * lo, n * hi)
-
-
-def _percent_interval(k, n) -> tuple:
-    """95% interval of ``k`` of ``n`` runs as a percentage (Wilson)."""
-    lo, hi = intervals.share(k, n)
-    return (100 * lo, 100 * hi)
 
 
 def _fmt_iv(interval, digits: int = 3) -> str:
@@ -468,7 +458,7 @@ def _reber_3hu_claims(d: dict, scale: str = "book") -> claims.ClaimsTable:
               note=f"{n_ok} of {r3} seeds; {merged} of the {len(failed)} failures tell nodes #1 "
                    f"and #3 apart in < 90% of states; an existence claim: one network that learns "
                    f"establishes it (no interval); the rate of learning, 95% interval: Wilson, "
-                   f"{n_ok} of {r3} seeds, {_fmt_iv(_percent_interval(n_ok, r3), 2)}%")
+                   f"{n_ok} of {r3} seeds, {_fmt_iv(intervals.percent(n_ok, r3), 2)}%")
     if d["chosen_3"] is None:
         return table
     check_data(d, _REBER_3HU_SCORES, "gsm-reber-3hu")
@@ -483,7 +473,7 @@ def _reber_3hu_claims(d: dict, scale: str = "book") -> claims.ClaimsTable:
               note=f"network {best}; %; {round((1 - acc) * REBER_3HU_TEST)} of "
                    f"{REBER_3HU_TEST:,} rejected")
     table.add("% of 130,000 random sequences that are grammatical", "§2.5", 0.2,
-              100 * n_gram / n_all, claims.within(0.05), interval=_percent_interval(n_gram, n_all),
+              100 * n_gram / n_all, claims.within(0.05), interval=intervals.percent(n_gram, n_all),
               note=f"exact expectation {100 * d['random_grammatical_exact']:.3f}%; 95% interval: "
                    f"Wilson, {n_gram} of {n_all:,} sequences")
     table.add("accepts all the grammatical random sequences", "§2.5", 100.0,
@@ -505,7 +495,7 @@ def _reber_3hu_claims(d: dict, scale: str = "book") -> claims.ClaimsTable:
     table.add("15-unit networks reach criterion after 20,000 strings (accept all of 20,000)",
               "§2.5", "1 network shown", 100 * k15 / len(crit15), claims.at_least(50.0),
               expected=EXPECT["3hu-15-units-criterion"][scale],
-              interval=_percent_interval(k15, len(crit15)),
+              interval=intervals.percent(k15, len(crit15)),
               note=f"% of {d['n_networks_15']} networks; acceptance "
                    f"{', '.join(f'{100 * c:.1f}' for c in crit15)}; 95% interval: Wilson, "
                    f"{k15} of {len(crit15)} networks")
@@ -683,7 +673,7 @@ def _21_strings_claims(d: dict, scale: str = "book") -> claims.ClaimsTable:
         what = (f"after {prefix[1:].lower()}: predicts {' and '.join(allowed)}"
                 + (f", not {excluded} (length constraint)" if excluded else ""))
         table.add(what, f"Figure {fig}", "yes", 100 * k / len(figs), claims.at_least(50.0),
-                  expected=EXPECT["21-figures13_14"][fig][scale], interval=_percent_interval(k, len(figs)),
+                  expected=EXPECT["21-figures13_14"][fig][scale], interval=intervals.percent(k, len(figs)),
                   note=f"% of {R} networks; 95% interval: Wilson, {k} of {len(figs)} networks")
     gap = [f["prediction"]["adjusted"] - f["letter"]["adjusted"] for f in fig15]
     table.add("patterns group by prediction before letter: purity above chance of the top cut by "
