@@ -173,7 +173,9 @@ def test_runners_return_well_formed_results(tiny, runner):
     assert isinstance(r, Result) and isinstance(r.claims, ClaimsTable) and r.claims.claims
     json.dumps(r.data)  # JSON-serialisable
     for c in r.claims.claims:
-        assert isinstance(c.holds, bool)  # every check evaluates to a verdict
+        assert c.holds in (True, False, None)  # every check evaluates to a verdict
+        if c.interval is not None:  # and every interval says how it was computed
+            assert "95% interval: " in c.note, c.statement
 
 
 def test_reuse_runners_accept_and_check_trained(tiny):
@@ -296,3 +298,86 @@ def test_a_recorded_run_is_rederived_with_the_current_claims(tiny, tmp_path):
     again, record = experiments.rederive(tmp_path / "pa-4.2.json")
     assert record["seed"] == 3 and record["scale"] == "book"
     assert json.dumps(again.claims.rows()) == json.dumps(rec["claims"])
+
+
+# ----------------------------------------------------------------------------- intervals, not tested
+
+
+def test_paired_interval_is_the_t_interval_of_the_per_network_differences():
+    from tempnets import intervals
+
+    a, b = np.array([40.0, 90.0, 10.0, 75.0]), np.array([5.0, 60.0, 12.0, 30.0])
+    assert pa._paired(a, b) == intervals.mean(a - b)
+    lo, hi = pa._paired(a, b)
+    assert lo < np.mean(a - b) < hi
+    assert pa._paired([1.0, 1.0], [0.0, 0.0]) == (1.0, 1.0)  # no spread: the difference itself
+    assert "paired t, the same 4 weight sets" in pa._paired_note(4)
+
+
+def test_smallest_mean_passes_only_when_every_condition_does():
+    from tempnets import claims, intervals
+
+    high, spread, low = [99.0, 100.0, 99.5], [90.0, 100.0, 99.0], [80.0, 82.0, 81.0]
+    value, iv = pa._smallest_mean([high, spread])
+    assert value == pytest.approx(np.mean(spread))
+    assert iv == (intervals.mean(spread)[0], min(intervals.mean(high)[1], intervals.mean(spread)[1]))
+    def outcome(groups):
+        value, interval = pa._smallest_mean(groups)
+        return claims.at_least(95.0).outcome(value, interval=interval)
+
+    assert outcome([high, high]) is True
+    assert outcome([high, spread]) is None  # one condition undecided
+    assert outcome([high, spread, low]) is False  # one fails
+
+
+def test_percent_interval_is_wilson_in_percent():
+    from tempnets import intervals
+
+    assert pa._percent_interval(3, 3) == tuple(100 * v for v in intervals.share(3, 3))
+    assert pa._percent_interval(3, 3)[0] < 50.0  # 3 of 3 networks cannot show "most"
+
+
+def test_expect_names_every_claim_at_both_scales():
+    for exp_id, keys in pa.EXPECT.items():
+        for key, by_scale in keys.items():
+            assert set(by_scale) == {"book", "paper"}, (exp_id, key)
+            assert all(v in (True, False, None) for v in by_scale.values()), (exp_id, key)
+    assert pa._expect("pa-8.4", "paper")("h=3 helps") is None
+    with pytest.raises(KeyError):
+        pa._expect("pa-8.4", "book")("no such claim")
+
+
+def test_a_claim_about_what_nothing_learned_is_not_tested():
+    """A claim is left out (robustness counts it as 'not tested') when the condition it
+    contrasts with, or the one whose learning it is about, decisively fails the final symbol."""
+    sz = pa.Sizes(2, 400, 200, 50)
+    assert pa._fails_final([0.0, 1.0]) and not pa._fails_final([0.0, 99.0])
+    assert not pa._fails_final([28.0, 35.0])  # the interval reaches above 30%: undecided
+    both = pa._framing_claims(np.array([99.0, 100.0]), np.array([0.0, 1.0]), sz)
+    assert len(both.claims) == 2 and "not tested" not in both.title
+    alone = pa._framing_claims(np.array([0.0, 0.5]), np.array([0.0, 1.0]), sz)
+    assert len(alone.claims) == 1 and "not tested: the inner B and E" in alone.title
+    trained = {"experiment": "pa-8.2-8.3", "scale": "book", "seed": 0, "sizes": sz.__dict__}
+    for h, f0 in ((4, [0.0, 0.2]), (5, [99.0, 100.0])):
+        trained[f"BPTT({h},1)"] = {k: {"embed": [100.0, 100.0], "final": list(f0)}
+                                   for k in ("original", "len>=50", "len>=300")}
+    r = pa.run_fig8_2_8_3("book", 0, trained=trained)
+    assert [c.statement[:9] for c in r.claims.claims] == ["BPTT(5,1)", "some BPTT"]
+    assert "not tested: BPTT(4,1) on long strings" in r.claims.title
+
+
+def test_statements_do_not_depend_on_the_seed(tiny):
+    """Robustness counts match claims across seeds by their statement."""
+    from tempnets.experiments import outcome_counts
+
+    rows = [pa.run_fig8_1(scale="book", seed=s, progress=False).claims.rows() for s in (0, 1)]
+    assert [r["statement"] for r in rows[0]] == [r["statement"] for r in rows[1]]
+    assert all(sum(c.values()) == 2 for c in outcome_counts(rows).values())
+    sz = pa.Sizes(2, 400, 200, 50).__dict__
+    statements = []
+    for f0 in ([99.0, 100.0], [60.0, 90.0]):  # the original-test mean goes to the note, not the statement
+        res = {k: {"embed": [100.0, 100.0], "final": f0} for k in ("original", "len>=50", "len>=300")}
+        trained = {"experiment": "pa-8.2-8.3", "scale": "book", "seed": 0, "sizes": sz,
+                   "BPTT(4,1)": res, "BPTT(5,1)": res}
+        statements.append([c.statement for c in pa.run_fig8_2_8_3("book", 0, trained=trained).claims.claims])
+    assert statements[0] == statements[1] and len(statements[0]) == 4
