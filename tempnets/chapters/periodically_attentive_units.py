@@ -848,12 +848,6 @@ def _paired(a, b) -> tuple:
     return intervals.mean(np.asarray(a, dtype=float) - np.asarray(b, dtype=float))
 
 
-def _percent_interval(k: int, n: int) -> tuple:
-    """95% interval (Wilson) of ``k`` of ``n`` networks, as a percentage."""
-    lo, hi = intervals.share(k, n)
-    return (100.0 * lo, 100.0 * hi)
-
-
 def _paired_note(n: int, same: str = "weight sets") -> str:
     """The note of a claim on :func:`_paired`: ``same`` says what the pairs share."""
     return f"95% interval: paired t, the same {n} {same}"
@@ -951,7 +945,7 @@ def run_fig4_2(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Res
               f"{first:,} strings (share of them)", "Figure 4.3",
               round(100.0 * sum(th43[k][1][0] > 50 for k in (6, 7, 8, 13, 14, 20)) / 6, 1),
               round(100.0 * early / good.sum(), 1), claims.at_least(50.0), expected=expect("fig4.3"),
-              interval=_percent_interval(early, int(good.sum())),
+              interval=intervals.percent(early, int(good.sum())),
               note=f"{early} of {int(good.sum())} networks; thesis: 4 of its 6 best after 400,000 "
                    f"strings; 95% interval: Wilson, {early} of {int(good.sum())} networks")
     else:
