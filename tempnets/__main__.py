@@ -246,5 +246,18 @@ def main(argv=None) -> int:
         return 1
 
 
+def _exit(code: int) -> None:
+    """Exit with ``code``; after Ctrl-C (130) without waiting for worker threads, which may be
+    inside a compiled kernel for many seconds more (every record is written atomically, so
+    nothing is left half-written)."""
+    if code == 130:
+        import os
+
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    _exit(main())
