@@ -84,6 +84,18 @@ def test_colab_guard_installs_the_configured_repository_where_tempnets_is_missin
 # ------------------------------------------------------------ opening and closing
 
 @by_notebook
+def test_every_cell_has_an_id(path):
+    """nbformat 4.5 cell ids: without one, make student-book fails (jupyter-cache matches the
+    executed outputs to the cells by id)."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    assert (nb["nbformat"], nb["nbformat_minor"]) >= (4, 5)
+    ids = [c.get("id") for c in nb["cells"]]
+    missing = [i for i, x in enumerate(ids) if not x]
+    assert not missing, f"{path.name}: cells {missing} have no id"
+    assert len(set(ids)) == len(ids), f"{path.name}: repeated cell ids"
+
+
+@by_notebook
 def test_chapter_opens_with_objectives_prerequisites_and_runtime(path):
     first = cells(path)[0]
     assert first["cell_type"] == "markdown" and text(first).startswith("# "), f"{path.name}: no title cell"
