@@ -76,7 +76,9 @@ def student_code(source: str) -> str:
     At the top level the placeholder is a comment (the cell should set the
     answer to ``...`` before the block, so its self-check says "no answer
     yet"); inside a function it also raises ``NotImplementedError``, which the
-    self-check reports as "not written yet".
+    self-check reports as "not written yet", unless the line before the block
+    sets a name to ``...`` (the function then returns that, and the check says
+    "no answer yet" even where the function is called outside the check).
     """
     out, inside = [], False
     for line in source.splitlines(keepends=True):
@@ -86,7 +88,8 @@ def student_code(source: str) -> str:
                 raise ValueError(f"nested {BEGIN!r} in:\n{source}")
             inside, indent = True, line[:len(line) - len(line.lstrip())]
             out.append(f"{indent}# YOUR CODE HERE\n")
-            if indent:
+            placeholder = len(out) > 1 and re.fullmatch(r"\s*\w+ = \.\.\.(\s*#.*)?\n?", out[-2])
+            if indent and not placeholder:  # a function that returns its `...` needs no raise
                 out.append(f'{indent}raise NotImplementedError("replace this line with your code")\n')
         elif stripped == END:
             if not inside:

@@ -170,6 +170,31 @@ def test_coding_exercises_are_scaffolded_and_self_checked(path):
         assert "# YOUR CODE HERE" in scaffold
 
 
+def _imports(path) -> str:
+    """Every top-level import line of a notebook's code cells (no magics, no installs)."""
+    return "".join(line for c in cells(path) if c["cell_type"] == "code"
+                   for line in text(c).splitlines(keepends=True)
+                   if line.startswith(("import ", "from ")))
+
+
+@by_notebook
+def test_student_scaffolds_say_no_answer_yet(path):
+    """A student who runs a coding exercise's cell before writing anything reads the
+    self-check's "no answer yet" / "not written yet", not a NameError."""
+    from tempnets.selfcheck import CheckFailed
+
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    for c in cells(path):
+        source = text(c)
+        if c["cell_type"] != "code" or BEGIN not in source:
+            continue
+        namespace: dict = {}
+        exec(_imports(path), namespace)  # noqa: S102 - the chapter's own imports
+        with pytest.raises(CheckFailed, match="no answer yet|not written yet"):
+            exec(student_code(source), namespace)  # noqa: S102
+
+
 def test_the_book_has_self_checked_coding_exercises():
     coding = [p.name for p in NOTEBOOKS for c in cells(p) if c["cell_type"] == "code" and BEGIN in text(c)]
     assert len(coding) >= 3, f"coding exercises found: {coding}"
