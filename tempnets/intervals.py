@@ -69,6 +69,12 @@ def percent(k: int, n: int, level: float = LEVEL) -> tuple[float, float]:
     return (100 * lo, 100 * hi)
 
 
+def share_note(k: int, n: int, what: str = "runs") -> str:
+    """The note of a claim whose interval is :func:`share`, :func:`count` or :func:`percent`:
+    ``"95% interval: Wilson, 3 of 10 runs"``."""
+    return f"95% interval: Wilson, {int(k)} of {int(n)} {what}"
+
+
 def share_difference(k1: int, n1: int, k2: int, n2: int, level: float = LEVEL) -> tuple[float, float]:
     """Newcombe's interval for ``k1/n1 - k2/n2`` (two independent sets of runs)."""
     p1, p2 = k1 / n1, k2 / n2

@@ -126,7 +126,7 @@ def test_figures_draw():
 def test_interval_helpers():
     from tempnets import intervals
 
-    assert ch._wilson(17, 18) == "95% interval: Wilson, 17 of 18 runs"
+    assert intervals.share_note(17, 18) == "95% interval: Wilson, 17 of 18 runs"
     assert list(ch._steps([120, -1, 0, 3000])) == [120, np.inf, np.inf, 3000]
     n = ch._runs_for_share(0.95)  # n of n successes is the first whose interval clears 95%
     assert n == 73 and intervals.share(n, n)[0] >= 0.95 > intervals.share(n - 1, n - 1)[0]

@@ -80,3 +80,8 @@ def test_count_and_percent_are_the_share_on_their_scales():
     assert I.count(3, 10) == (10 * lo, 10 * hi)
     assert I.percent(3, 10) == (100 * lo, 100 * hi)
     assert I.count(0, 8)[0] == 0 and I.percent(8, 8)[1] == 100
+
+
+def test_share_note_names_the_method_and_the_counts():
+    assert I.share_note(3, 10) == "95% interval: Wilson, 3 of 10 runs"
+    assert I.share_note(np.int64(4), 5, "networks") == "95% interval: Wilson, 4 of 5 networks"

@@ -106,10 +106,6 @@ EXPECT = {"flipflop-within-300": {"book": None, "paper": True},
 
 
 
-def _wilson(k: int, n: int, what: str = "runs") -> str:
-    return f"95% interval: Wilson, {int(k)} of {int(n)} {what}"
-
-
 def _steps(solved) -> np.ndarray:
     """Steps to solution with a run that never solved as ``inf`` (for :func:`intervals.median`)."""
     s = np.asarray(solved, dtype=float)
@@ -322,7 +318,7 @@ def _flipflop_claims(data) -> claims.ClaimsTable:
           s4["failures"], claims.at_most(0), expected=False,
           interval=intervals.count(s4["failures"], s4["runs"]),
           note="runs whose w_B saturates at 0 or 1 early have sigma' ~ 0 and stop learning; "
-               + _wilson(s4["failures"], s4["runs"], "runs unsolved"))
+               + intervals.share_note(s4["failures"], s4["runs"], "runs unsolved"))
     p4 = runs["per-weight"]["perfect"]
     met = [p for p, v in zip(p4, solved4) if v > 0]
     if met:  # else not tested: no run met the criterion
@@ -331,7 +327,7 @@ def _flipflop_claims(data) -> claims.ClaimsTable:
               None, round(100 * float(np.mean(met)), 1), claims.at_least(95.0), expected=False,
               interval=intervals.percent(sum(met), len(met)),
               note=f"{sum(met)} of {len(met)}; the others let C set or reset w_B and fail about one "
-                   "step in twelve, which passes 100 steps in a row by luck; " + _wilson(sum(met), len(met)))
+                   "step in twelve, which passes 100 steps in a row by luck; " + intervals.share_note(sum(met), len(met)))
     s4l = summary(runs["per-weight"]["solved_1000"], cap)
     solved5 = runs["from-to"]["solved"]
     t.add("FROM/TO interface (5), T = 10, eta = 0.5 solves it within 800 steps (median run)",
@@ -342,13 +338,13 @@ def _flipflop_claims(data) -> claims.ClaimsTable:
     k5 = s5["runs"] - s5["failures"]
     t.add("interface (5): most runs solve it within the cap (>= 95%)", "§3, exp. 1", None,
           round(100 * k5 / s5["runs"], 1), claims.at_least(95.0),
-          interval=intervals.percent(k5, s5["runs"]), note=_wilson(k5, s5["runs"]))
+          interval=intervals.percent(k5, s5["runs"]), note=intervals.share_note(k5, s5["runs"]))
     lr, sb = best_baseline(runs, "flipflop", cap)
     kb = sb["runs"] - sb["failures"]
     t.add("a fully recurrent net (RTRL, 3 units) solves it too: most runs within the cap (>= 95%)",
           "§1 (recurrent nets)", None, round(100 * kb / sb["runs"], 1),
           claims.at_least(95.0), interval=intervals.percent(kb, sb["runs"]),
-          note=f"best rate {lr:g}: {format_summary(sb, cap)}; " + _wilson(kb, sb["runs"]))
+          note=f"best rate {lr:g}: {format_summary(sb, cap)}; " + intervals.share_note(kb, sb["runs"]))
     rtrl = runs[f"rtrl {lr:g}"]
     t.add("the two feed-forward nets with (4) solve it at least twice as fast as the recurrent "
           "net (ratio of medians, RTRL / (4))", "abstract", None, round(sb["median"] / s4["median"], 2),
@@ -376,7 +372,7 @@ def _flipflop_claims(data) -> claims.ClaimsTable:
               interval=intervals.percent(typical, len(good)),
               note=f"% of the {len(good)} interface-(4) runs whose final network is perfect on the test "
                    "stream; u(A->w_B) > 0.5, u(B->w_B) < -0.5, |u(C->w_B)| < 0.49, writes on w_A, "
-                   "w_C < 0; " + _wilson(typical, len(good)))
+                   "w_C < 0; " + intervals.share_note(typical, len(good)))
     return t
 
 
@@ -448,7 +444,7 @@ def _parking_claims(data, scale) -> claims.ClaimsTable:
           note=f"{format_summary(s, cap)}; {100 * s['share_within'](6000):.0f}% within 6000; "
                + _median_note(solved))
     t.add("some runs do solve it within the cap", "§3, exp. 2", None, k, claims.at_least(1),
-          interval=intervals.count(k, n), note=_wilson(k, n))
+          interval=intervals.count(k, n), note=intervals.share_note(k, n))
     met = [p for p, v in zip(runs["per-weight"]["perfect"], solved) if v > 0]
     if met:  # else not tested: no run met the criterion
         t.add("a run that meets the criterion has learned the task: its final network is right at "
@@ -458,7 +454,7 @@ def _parking_claims(data, scale) -> claims.ClaimsTable:
               interval=intervals.percent(sum(met), len(met)),
               note=f"{sum(met)} of {len(met)}; with {LONG_RUN} scored steps in a row: "
                    + format_summary(summary(runs["per-weight"]["solved_1000"], cap), cap) + "; "
-                   + _wilson(sum(met), len(met)) + f" (at least {_runs_for_share(0.95)} runs, all "
+                   + intervals.share_note(sum(met), len(met)) + f" (at least {_runs_for_share(0.95)} runs, all "
                    "right, are needed for the interval to clear 95%)")
     good = [u for u, v in zip(runs["per-weight"]["U"], solved) if v > 0]
     if good:  # else not tested: no run solved the task
@@ -467,7 +463,7 @@ def _parking_claims(data, scale) -> claims.ClaimsTable:
               "others, the distractors ~0",
               "§3, exp. 2", None, round(100 * binds / len(good), 1), claims.at_least(80.0),
               expected=EXPECT["parking-binds"][scale], interval=intervals.percent(binds, len(good)),
-              note=f"% of the {len(good)} solved runs; " + _wilson(binds, len(good)))
+              note=f"% of the {len(good)} solved runs; " + intervals.share_note(binds, len(good)))
     best = min(VARIANTS, key=lambda n: summary(data["variants"][n]["solved"], szv.cap)["median"])
     sv = summary(data["variants"][best]["solved"], szv.cap)
     t.add("a departure from our reconstruction reaches the bound (best variant's median <= 6000)",
@@ -552,7 +548,7 @@ def run_linear_attention(scale="book", seed=0, jobs=1, progress=None, trained=No
     n = len(runs["eq. 7"]["solved"])
     t.add("with the squash of eq. 7 (interface (4), eta = 1) most runs solve the flip-flop",
           "§3, exp. 1", None, round(100 * solved7 / n, 1), claims.at_least(60.0),
-          interval=intervals.percent(solved7, n), note=_wilson(solved7, n))
+          interval=intervals.percent(solved7, n), note=intervals.share_note(solved7, n))
     add = {name: v for name, v in runs.items() if name.startswith("additive")}
     best = max(sum(s > 0 for s in v["solved"]) for v in add.values())
     div = {name: int(sum(v["diverged"])) for name, v in add.items()}
@@ -562,7 +558,7 @@ def run_linear_attention(scale="book", seed=0, jobs=1, progress=None, trained=No
               interval=intervals.count(best, n),
               note="rates " + ", ".join(n_.split()[1] for n_ in add) + "; diverged: "
                    + ", ".join(f"{n_.split()[1]}: {d}" for n_, d in div.items())
-                   + f"; runs solved at the best rate; {_wilson(best, n)}: runs can refute 'no run', "
+                   + f"; runs solved at the best rate; {intervals.share_note(best, n)}: runs can refute 'no run', "
                    "never establish it (Exercise 8 proves it)")
     return Result(t, data)
 

@@ -234,14 +234,14 @@ def run_dear(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Resul
             t.add("every run learns the task (most active output right for all 4 words)", "text", 50,
                   int(learned.sum()), claims.at_least(len(e)), expected=EXPECT["dear-every-run"][scale],
                   interval=intervals.count(learned.sum(), len(e)),
-                  note=f"95% interval: Wilson, {int(learned.sum())} of {len(e)} runs; runs can refute "
+                  note=intervals.share_note(learned.sum(), len(e)) + "; runs can refute "
                        "'every run', never establish it")
             t.add("median epochs to criterion", "text", PAPER["dear_median_epochs"], float(np.median(e)),
                   claims.relative(0.25), expected=EXPECT["dear-median"][scale], interval=intervals.median(e),
                   note="ρ = 0.02, μ = 1, ω = 100; 95% interval: order statistics")
         p = params_from_data(d["params"])
         roles = [_discriminators(context_profile(p.network(k), seqs)) for k in np.flatnonzero(learned)]
-        wilson = f"95% interval: Wilson, {int(np.sum(roles))} of {len(roles)} runs"
+        wilson = intervals.share_note(np.sum(roles), len(roles))
         t.add(f"{label}: one context unit tells D from B, the other N from R (% of learned runs)",
               "Figure 3", None, round(100 * float(np.mean(roles)), 1) if roles else float("nan"), claims.at_least(50.0),
               expected=(name == "fig3"), interval=intervals.percent(np.sum(roles), len(roles)) if roles else None,
@@ -344,12 +344,12 @@ def run_verbs(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Resu
           "Figure 5", None, round(100 * float(np.mean(coded["unvoiced"])), 1), claims.at_least(50.0),
           expected=EXPECT["verbs-unvoiced"][scale],
           interval=intervals.percent(coded["unvoiced"].sum(), coded["unvoiced"].size),
-          note=f"95% interval: Wilson, {int(coded['unvoiced'].sum())} of {coded['unvoiced'].size} runs")
+          note=intervals.share_note(coded["unvoiced"].sum(), coded["unvoiced"].size))
     t.add("the other codes 'final phoneme dental' (AUC ≥ 0.95; % of runs)", "Figure 5", None,
           round(100 * float(np.mean(coded["dental"])), 1), claims.at_least(50.0),
           expected=False, interval=intervals.percent(coded["dental"].sum(), coded["dental"].size),
           note="ours code dental jointly: /t/ sits with the unvoiced, /d/ apart from the voiced; "
-               f"95% interval: Wilson, {int(coded['dental'].sum())} of {coded['dental'].size} runs")
+               + intervals.share_note(coded["dental"].sum(), coded["dental"].size))
     data["reading"] = reading
     return Result(t, data)
 
@@ -436,7 +436,7 @@ def run_reproduce(scale="book", seed=0, jobs=1, progress=None, trained=None) -> 
         k = int((e[a] >= 0).sum())
         t.add(f"delay 1: every {a} run learns the task perfectly (runs)", "text", n, k,
               claims.at_least(n), expected=False, interval=intervals.count(k, n),
-              note=f"a few runs need more than the epoch cap; 95% interval: Wilson, {k} of {n} runs")
+              note="a few runs need more than the epoch cap; " + intervals.share_note(k, n))
     for a in ("focused", "full"):
         ok = e[a][e[a] >= 0]
         t.add(f"delay 1: mean epochs to perfect, {a} (runs that got there)", "text",
@@ -456,10 +456,10 @@ def run_reproduce(scale="book", seed=0, jobs=1, progress=None, trained=None) -> 
           k4["focused"], claims.within(3), expected=EXPECT["reproduce-delay4-focused"][scale],
           interval=intervals.count(k4["focused"], n4["focused"]),
           note="fewer than the paper's, but far more than the full network's (next rows); "
-               f"95% interval: Wilson, {k4['focused']} of {n4['focused']} runs")
+               + intervals.share_note(k4["focused"], n4["focused"]))
     t.add("delay 4: full runs learning perfectly", "text", PAPER["reproduce_delay4_perfect"]["full"],
           k4["full"], claims.within(2), interval=intervals.count(k4["full"], n4["full"]),
-          note=f"95% interval: Wilson, {k4['full']} of {n4['full']} runs")
+          note=intervals.share_note(k4["full"], n4["full"]))
     if n4["focused"] == n4["full"]:
         lo, hi = intervals.share_difference(k4["focused"], n4["focused"], k4["full"], n4["full"])
         diff_interval = (n * lo, n * hi)
@@ -546,7 +546,7 @@ def run_large_verbs(scale="book", seed=0, jobs=1, progress=None, trained=None) -
           interval=intervals.percent(sum(ring), len(ring)),
           note="bring is among the last verbs learned; often taken for category 12, like swing"
           + (" (book scale stops early)" if book else "")
-          + f"; 95% interval: Wilson, {sum(ring)} of {len(ring)} networks")
+          + "; " + intervals.share_note(sum(ring), len(ring), "networks"))
     return Result(t, data)
 
 

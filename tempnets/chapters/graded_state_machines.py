@@ -497,8 +497,8 @@ def _reber_3hu_claims(d: dict, scale: str = "book") -> claims.ClaimsTable:
               expected=EXPECT["3hu-15-units-criterion"][scale],
               interval=intervals.percent(k15, len(crit15)),
               note=f"% of {d['n_networks_15']} networks; acceptance "
-                   f"{', '.join(f'{100 * c:.1f}' for c in crit15)}; 95% interval: Wilson, "
-                   f"{k15} of {len(crit15)} networks")
+                   f"{', '.join(f'{100 * c:.1f}' for c in crit15)}; "
+                   + intervals.share_note(k15, len(crit15), "networks"))
     return table
 
 
@@ -674,7 +674,7 @@ def _21_strings_claims(d: dict, scale: str = "book") -> claims.ClaimsTable:
                 + (f", not {excluded} (length constraint)" if excluded else ""))
         table.add(what, f"Figure {fig}", "yes", 100 * k / len(figs), claims.at_least(50.0),
                   expected=EXPECT["21-figures13_14"][fig][scale], interval=intervals.percent(k, len(figs)),
-                  note=f"% of {R} networks; 95% interval: Wilson, {k} of {len(figs)} networks")
+                  note=f"% of {R} networks; " + intervals.share_note(k, len(figs), "networks"))
     gap = [f["prediction"]["adjusted"] - f["letter"]["adjusted"] for f in fig15]
     table.add("patterns group by prediction before letter: purity above chance of the top cut by "
               "legal successors minus by current letter (mean)", "Figure 15",

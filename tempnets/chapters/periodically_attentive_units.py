@@ -947,7 +947,7 @@ def run_fig4_2(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Res
               round(100.0 * early / good.sum(), 1), claims.at_least(50.0), expected=expect("fig4.3"),
               interval=intervals.percent(early, int(good.sum())),
               note=f"{early} of {int(good.sum())} networks; thesis: 4 of its 6 best after 400,000 "
-                   f"strings; 95% interval: Wilson, {early} of {int(good.sum())} networks")
+                   "strings; " + intervals.share_note(early, good.sum(), "networks"))
     else:
         _not_tested(t, "Figures 4.3-4.5, when and where the good PA networks learned (no PA network "
                        "ends above 50% final)")

@@ -347,7 +347,8 @@ def _half_reach(k, n):
 
 
 def _share_note(what, k, n, why="the median does iff at least half do") -> str:
-    return f"ours: the share of the {n} TKRNNs that {what} ({why}); 95% interval: Wilson, {k} of {n} networks"
+    return (f"ours: the share of the {n} TKRNNs that {what} ({why}); "
+            + intervals.share_note(k, n, "networks"))
 
 
 def _median_comparison(statistic, *groups):
