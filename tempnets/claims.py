@@ -21,6 +21,14 @@ nor does not hold.  A chapter that cannot assert a verdict at its scale says so
 with ``expected=None``; such a claim is shown with its interval and outcome but
 never asserted, since the last bits of another machine's arithmetic may decide
 it.  Only decisive verdicts are asserted.
+
+Controls: a claim about something its control never learned (a comparison with a
+baseline that learned nothing at the run's budget) tests the budget, not the paper.
+Such a claim is made with ``not_tested="why"`` (e.g. ``"the LSTM, the control, solved
+no string"``): it is shown with the verdict "not tested: why", its outcome is ``None``
+and it is never asserted.  Since whether the control learns is known only after the
+run, a chapter that states a verdict (``expected`` True or False) for it is flagged
+("NOT TESTED (stated: holds)"), as for an inconclusive one.
 """
 
 from __future__ import annotations
@@ -162,6 +170,9 @@ def _fmt_interval(interval) -> str:
 OUTCOMES = {True: "holds", False: "does not hold", None: "inconclusive at this scale"}
 """The words for a claim's outcome."""
 
+NOT_TESTED = "not tested"
+"""The outcome of a claim whose control failed (see the module docstring)."""
+
 
 def _fmt(x) -> str:
     if x is None:
@@ -198,6 +209,9 @@ class Claim:
     interval : (float, float) or None
         95% confidence interval of ``ours`` (:mod:`tempnets.intervals`) when it is
         estimated from runs; the check must then hold on all of it.
+    not_tested : str
+        Empty, or why this run cannot test the claim (its control learned nothing): the
+        claim is then shown as "not tested: <reason>" and never asserted.
     """
 
     statement: str
@@ -208,8 +222,12 @@ class Claim:
     expected: bool | None = True
     note: str = ""
     interval: tuple | None = None
+    not_tested: str = ""
 
     def __post_init__(self):
+        if not isinstance(self.not_tested, str):
+            raise TypeError(f"claim {self.statement!r}: not_tested must be a str (why the run "
+                            f"cannot test the claim, or ''), got {self.not_tested!r}")
         if self.expected not in (True, False, None):
             raise ValueError(f"claim {self.statement!r}: expected must be True, False or None, "
                              f"got {self.expected!r}")
@@ -226,13 +244,20 @@ class Claim:
     @property
     def holds(self):
         """Whether our value passes the check: ``True``, ``False``, or ``None`` when its
-        interval straddles the threshold (inconclusive)."""
+        interval straddles the threshold (inconclusive) or the claim is not tested."""
+        if self.not_tested:
+            return None
         return self.check.outcome(self.ours, self.paper, self.interval)
 
     @property
     def verdict(self) -> str:
-        """``holds``, ``does not hold (reported)``, ``inconclusive at this scale``, or a flag
-        (``FAILS``, ``UNEXPECTEDLY HOLDS``, ...) when the outcome is not the one stated."""
+        """``holds``, ``does not hold (reported)``, ``inconclusive at this scale``,
+        ``not tested: <reason>``, or a flag (``FAILS``, ``UNEXPECTEDLY HOLDS``, ...) when the
+        outcome is not the one stated."""
+        if self.not_tested:
+            if self.expected is None:
+                return f"{NOT_TESTED}: {self.not_tested}"
+            return "NOT TESTED (stated: " + ("holds)" if self.expected else "does not hold)")
         got = self.holds
         if self.expected is None:
             return OUTCOMES[got]
@@ -245,7 +270,9 @@ class Claim:
     @property
     def as_expected(self) -> bool:
         """The outcome is the one the chapter states (always, for a claim it does not assert)."""
-        return self.expected is None or self.holds == self.expected
+        if self.expected is None:
+            return True
+        return not self.not_tested and self.holds == self.expected
 
 
 class ClaimFailed(AssertionError):
@@ -264,9 +291,9 @@ class ClaimsTable:
     (:func:`tempnets.experiments.robustness`), shown as a column."""
 
     def add(self, statement, source, paper, ours, check, expected=True, note="",
-            interval=None) -> Claim:
+            interval=None, not_tested="") -> Claim:
         """Create a :class:`Claim` (same parameters), append it and return it."""
-        claim = Claim(statement, source, paper, ours, check, expected, note, interval)
+        claim = Claim(statement, source, paper, ours, check, expected, note, interval, not_tested)
         self.claims.append(claim)
         return claim
 
@@ -283,16 +310,17 @@ class ClaimsTable:
             outcome = 0.5 if r["holds"] is None else float(bool(r["holds"]))
             table.add(r["statement"], r["source"], r["paper"], r["ours"],
                       Check("recorded", outcome, text=r["test"]),
-                      r["expected"], r.get("note", ""), r.get("interval"))
+                      r["expected"], r.get("note", ""), r.get("interval"), r.get("not_tested", ""))
         return table
 
     def rows(self) -> list[dict]:
-        """The table as plain records (for JSON output)."""
+        """The table as plain records (for JSON output); ``not_tested`` only where set."""
         return [
             {"statement": c.statement, "source": c.source, "paper": c.paper, "ours": c.ours,
              "test": c.check.describe(), "expected": c.expected, "holds": c.holds,
              "verdict": c.verdict, "note": c.note,
-             "interval": None if c.interval is None else list(c.interval)}
+             "interval": None if c.interval is None else list(c.interval),
+             **({"not_tested": c.not_tested} if c.not_tested else {})}
             for c in self.claims
         ]
 
@@ -348,23 +376,31 @@ class ClaimsTable:
     # Row colours by verdict (a claim reported as not holding is not green), with a legend.
     _COLOURS = {"holds": "#e6f4ea", "does not hold (reported)": "#fff3cd",
                 "does not hold": "#fff3cd", "inconclusive at this scale": "#e9ecef",
-                "FAILS": "#f8d7da"}
+                NOT_TESTED: "#e7eef8", "FAILS": "#f8d7da"}
     _LEGEND = (("holds", "holds"), ("does not hold (reported)", "does not hold, as the chapter reports"),
                ("inconclusive at this scale", "inconclusive: the interval straddles the threshold"),
-               ("FAILS", "not as the chapter states (the build fails)"))
+               (NOT_TESTED, "not tested: the control learned nothing, so this run cannot test it"),
+               ("FAILS", "not what the chapter's text says: with your own seed or settings this "
+                         "can happen; with the chapter's, please report it"))
+
+    def _colour(self, c: Claim) -> str:
+        if c.as_expected and c.not_tested:
+            return self._COLOURS[NOT_TESTED]
+        return self._COLOURS.get(c.verdict, self._COLOURS["FAILS"])
 
     def _repr_html_(self) -> str:
         pad = "padding:0.3em 0.6em;text-align:left;vertical-align:top;border:1px solid #ddd"
         swatch = "display:inline-block;width:0.9em;height:0.9em;margin:0 0.3em 0 0.9em;" \
                  "border:1px solid #999;vertical-align:middle;background:"
+        shown = lambda v: v != NOT_TESTED or any(c.not_tested for c in self.claims)  # noqa: E731
         legend = "".join(f"<span style='{swatch}{self._COLOURS[v]}'></span>{html.escape(text)}"
-                         for v, text in self._LEGEND)
+                         for v, text in self._LEGEND if shown(v))
         out = ["<table class='tempnets-claims' style='border-collapse:collapse;margin:0.5em 0'>",
                f"<caption style='caption-side:top;text-align:left;padding:0.3em 0'>"
                f"<strong>{html.escape(self.title)}</strong><br><small>{legend}</small></caption><thead><tr>"]
         out += [f"<th style='{pad}'>{h}</th>" for h in self._head] + ["</tr></thead><tbody>"]
         for c in self.claims:
-            out.append(f"<tr style='background:{self._COLOURS.get(c.verdict, self._COLOURS['FAILS'])}'>")
+            out.append(f"<tr style='background:{self._colour(c)}'>")
             cells = [html.escape(s) for s in self._cells(c)]
             if not c.as_expected:
                 cells[-1] = f"<strong>{cells[-1]}</strong>"

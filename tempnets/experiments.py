@@ -305,16 +305,17 @@ def outcome_counts(claim_rows: list[list[dict]]) -> dict:
     because no network learned what it is about): ``{statement: {outcome: n}}``.
 
     ``claim_rows`` holds one list of :meth:`ClaimsTable.rows` per run."""
-    from .claims import OUTCOMES
+    from .claims import NOT_TESTED, OUTCOMES
 
     counts: dict = {}
     for rows in claim_rows:
         for r in rows:
             counts.setdefault(r["statement"], {})
     for rows in claim_rows:
-        made = {r["statement"]: OUTCOMES[r["holds"]] for r in rows}
+        made = {r["statement"]: NOT_TESTED if r.get("not_tested") else OUTCOMES[r["holds"]]
+                for r in rows}
         for statement, c in counts.items():
-            word = made.get(statement, "not tested")
+            word = made.get(statement, NOT_TESTED)
             c[word] = c.get(word, 0) + 1
     return counts
 

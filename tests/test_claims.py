@@ -175,3 +175,34 @@ def test_bad_intervals_and_expectations_are_refused():
         Claim("x", "s", None, True, is_true(), True, interval=(0, 1)).holds
     with pytest.raises(ValueError, match="True, False or None"):
         Claim("x", "s", None, 0.5, at_least(0.5), "yes")
+
+
+def test_a_claim_whose_control_failed_is_not_tested():
+    from tempnets.claims import Claim, ClaimsTable, at_least
+    from tempnets.experiments import outcome_counts
+
+    why = "the LSTM, the control, solved no string"
+    # the value would fail the check: not tested is not "does not hold", and is never asserted
+    table = ClaimsTable("t")
+    table.add("TKRNN beats the RNN", "§4", None, 0.0, at_least(0.5), None, not_tested=why)
+    table.add("LSTM learns", "§4", None, 0.0, at_least(0.5), False)
+    c = table.verify().claims[0]
+    assert c.holds is None and c.verdict == f"not tested: {why}" and c.as_expected
+    assert "not tested: the LSTM" in str(table)  # (text columns are cut at 40 characters)
+    page = table._repr_html_()
+    assert page.count(ClaimsTable._COLOURS["not tested"]) == 2  # its row and the legend
+    assert "control learned nothing" in page
+    assert "control learned nothing" not in ClaimsTable("u", table.claims[1:])._repr_html_()
+    rows = table.rows()
+    assert rows[0]["not_tested"] == why and "not_tested" not in rows[1]
+    again = ClaimsTable.from_rows("t", rows)
+    assert [x.verdict for x in again.claims] == [x.verdict for x in table.claims]
+    assert outcome_counts([rows, table.rows()[1:]])["TKRNN beats the RNN"] == {"not tested": 2}
+    assert outcome_counts([rows])["LSTM learns"] == {"does not hold": 1}
+    # a chapter that states a verdict for it is told the run could not test it
+    stated = Claim("x", "s", None, 0.9, at_least(0.5), True, not_tested=why)
+    assert stated.verdict == "NOT TESTED (stated: holds)" and not stated.as_expected
+    with pytest.raises(ClaimFailed, match="NOT TESTED"):
+        ClaimsTable("t", [stated]).verify()
+    with pytest.raises(TypeError, match="not_tested must be a str"):
+        Claim("x", "s", None, 0.9, at_least(0.5), None, not_tested=True)
