@@ -14,11 +14,21 @@ def _name(requirement: str) -> str:
     return re.split(r"[<>=!~\[ ;]", requirement.strip(), maxsplit=1)[0].lower().replace("_", "-")
 
 
-def conda_names() -> set[str]:
+def environment_names() -> tuple[set[str], set[str]]:
+    """The packages environment.yml takes from conda-forge, and those under its ``pip:`` section."""
     env = yaml.safe_load((ROOT / "environment.yml").read_text())
-    names = {_name(d) for d in env["dependencies"] if isinstance(d, str)}
     assert "conda-forge" in env["channels"]
-    return names - NOT_PACKAGES
+    conda = {_name(d) for d in env["dependencies"] if isinstance(d, str)} - NOT_PACKAGES
+    sections = [d["pip"] for d in env["dependencies"] if isinstance(d, dict) and "pip" in d]
+    assert len(sections) <= 1, "environment.yml: one pip: section"
+    pip = {_name(r) for r in (sections[0] if sections else [])}
+    return conda, pip
+
+
+def conda_names() -> set[str]:
+    """Every package environment.yml installs (conda-forge and pip: alike)."""
+    conda, pip = environment_names()
+    return conda | pip
 
 
 def pip_names() -> set[str]:
@@ -33,6 +43,19 @@ def test_environment_and_pyproject_name_the_same_packages():
     conda, pip = conda_names(), pip_names()
     assert conda - pip == set(), f"in environment.yml but not pyproject.toml: {sorted(conda - pip)}"
     assert pip - conda == set(), f"in pyproject.toml but not environment.yml: {sorted(pip - conda)}"
+
+
+PYPI_ONLY = {"otter-grader", "check-jsonschema"}
+"""Packages we have not seen on conda-forge: Binder would fail to solve them there, so
+environment.yml must install them with pip."""
+
+
+def test_environment_installs_pypi_only_packages_with_pip():
+    conda, pip = environment_names()
+    assert "pip" in yaml.safe_load((ROOT / "environment.yml").read_text())["dependencies"]
+    assert not conda & pip, f"listed twice in environment.yml: {sorted(conda & pip)}"
+    assert PYPI_ONLY <= pip, f"PyPI-only packages missing from pip: {sorted(PYPI_ONLY - pip)}"
+    assert not conda & PYPI_ONLY, f"PyPI-only packages in the conda list: {sorted(conda & PYPI_ONLY)}"
 
 
 def test_name_parsing():
