@@ -489,7 +489,7 @@ class FiniteStateGrammar:
 
 
 # ------------------------------------------------------------------ grammars
-_REBER_INNER = (  # (from, letter, to) of Figure 3; REPLICATION.md section 1 table
+_REBER_INNER = (  # (from, letter, to) of Figure 3, rebuilt from the text (book: Reconstructions, GSM)
     ("#0", "T", "#1"), ("#0", "P", "#2"),
     ("#1", "S", "#1"), ("#1", "X", "#3"),
     ("#2", "T", "#2"), ("#2", "V", "#4"),
@@ -521,7 +521,8 @@ def reber() -> FiniteStateGrammar:
 
     States ``"start"`` (emits B) and ``"#0"`` .. ``"#5"`` (the paper's nodes;
     ``#5`` emits E).  Every choice has probability 0.5 (section 2.4).  Figure 3
-    is missing from our copy; the arcs are those of REPLICATION.md section 1,
+    is missing from our copy; the arcs are our reconstruction from the text (the book's *Reconstructions* page,
+    graded-state-machines section),
     which reproduce the paper's check of exactly 43 strings of 3–8 letters
     (section 3.1) and its example strings TXS, PTVV, TSXXTVPS.
 
@@ -689,7 +690,7 @@ def embedded_subgrammar(symmetric: bool = True, p_exit: float = 0.8) -> FiniteSt
     probability of 0.8" and gives mean 5.8, sd 1.3.  Read literally (top
     #3→X 0.8, bottom #4→P 0.8) the mean would be 7.6 (sd 3.3).  Giving 0.8 to
     the *exit* arcs instead (top #3→S, bottom #4→V) gives mean 5.75 and sd 1.28,
-    the stated 5.8 (sd 1.3) to the paper's precision, so we use that reading (REPLICATION.md section 1 item 5).
+    the stated 5.8 (sd 1.3) to the paper's precision, so we use that reading (the book's *Reconstructions* page, graded-state-machines section).
 
     Parameters
     ----------
@@ -726,7 +727,7 @@ SERVAN_SCHREIBER_TRAINING = tuple("B" + s + "E" for s in (
 
 Figure 12 is OCR-damaged in our copy (e.g. ``TSSXXXVV``, ``PTTVVV``); each
 entry was corrected to the grammatical string of 3–8 letters it must be
-(REPLICATION.md section 1 item 2).
+(the book's *Reconstructions* page, graded-state-machines section).
 """
 
 

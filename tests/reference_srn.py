@@ -237,7 +237,7 @@ REBER_ALPHABET = "BTSPXVE"
 
 
 def reber_tables():
-    """GrammarTables-like tuple for the Reber grammar (REPLICATION.md section 1).
+    """GrammarTables-like tuple for the Reber grammar (as rebuilt on the book's Reconstructions page).
 
     States 0-5 are the paper's nodes #0-#5; state 6 is the start state emitting
     B; node #5 emits E and ends the string.  Every choice has probability 0.5.

@@ -280,7 +280,7 @@ def node_separability(hidden, nodes, a: str = "#1", b: str = "#3") -> float:
     nodes are kept apart; about 0.5: merged.  Nodes #1 and #3 of the Reber
     grammar predict the same letters (S or X), so nothing in the output
     error of the moment keeps them apart; a network that merges them cannot
-    know whether an S leads to E (REPLICATION.md: three-unit networks that
+    know whether an S leads to E (three-unit networks that
     merge them fail).
     """
     h = np.asarray(hidden, dtype=float)
