@@ -3,10 +3,11 @@ Adam with gradient-norm clipping.
 
 Sutskever & Hinton (2010) do not say how they trained (our copy stops after
 eq. 9); the paper predates Hessian-free training of RNNs, so it was
-first-order BPTT.  We use what ``RECONSTRUCTIONS.md`` §A5 recommends, written
-once here and used for every model of the chapter: Adam (Kingma & Ba, 2015)
-with learning rate 1e-3 on minibatches of 64, after clipping the gradient to
-global norm 1.0 (Pascanu, Mikolov & Bengio, 2013).
+first-order BPTT.  Our reconstruction (the book's *Reconstructions* page,
+temporal-kernels section) is a standard first-order method that treats every model
+alike, written once here and used for every model of the chapter: Adam (Kingma &
+Ba, 2015) on minibatches, after clipping the gradient to global norm 1.0 (Pascanu,
+Mikolov & Bengio, 2013), with a learning rate each model gets from the same search.
 
 Adam, for each parameter array ``w`` with gradient ``g`` at step ``s = 1, 2, ...``:
 
@@ -41,7 +42,7 @@ __all__ = ["OptimConfig", "adam_init", "adam_step", "clip_by_global_norm", "trai
 
 @dataclass(frozen=True)
 class OptimConfig:
-    """Adam and clipping settings (``RECONSTRUCTIONS.md`` §A5; the paper gives none).
+    """Adam and clipping settings (ours: the paper gives none; see the module docstring).
 
     Attributes
     ----------

@@ -6,7 +6,8 @@ the cue is presented, the RNN must reproduce the stored sequence"; their TKRNN
 stores "35 bits of information for at least 50 timesteps".  Everything else
 (alphabet, string length, delays, coding, loss) is missing from our copy and
 reconstructed after Sutskever's own memorisation task (``raw_mem`` in his 2011
-HF-RNN code, ``RECONSTRUCTIONS.md`` §A4-A5).
+HF-RNN code), the closest task by the same author whose layout is published: our
+reconstruction, the book's *Reconstructions* page, temporal-kernels section.
 
 Layout of one sequence with string length ``L``, alphabet size ``A`` and delay ``D``
 (steps ``t = 0 .. 2L + D``, so ``T = 2L + D + 1``)::

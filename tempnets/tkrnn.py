@@ -2,7 +2,8 @@ r"""The temporal-kernel recurrent neural network (TKRNN) and the TKRNN^{+n}.
 
 Paper: Sutskever & Hinton (2010), *Temporal-kernel recurrent neural networks*,
 Neural Networks 23(2), section 3, eqs. 6-9 (``papers/002``; our copy stops after
-eq. 9, see ``RECONSTRUCTIONS.md`` §A).
+eq. 9, so what follows it is our reconstruction: the book's *Reconstructions* page,
+temporal-kernels section).
 
 Every sending unit ``j`` (hidden or input) connects to every later step with the
 weight :math:`W^{(j,i)}\lambda_j^{k-1}` at lag ``k`` (eq. 6).  The sums over
@@ -17,16 +18,18 @@ recursions):
     y_t = f\bigl(W_{y\to y} S^y_t + W_{x\to y} S^x_t + b\bigr)          \quad\text{(eq. 7)}
 
 with the logistic ``f`` (eq. 3).  The outputs are "analogous" (the paper gives
-no formula; our reconstruction, ``RECONSTRUCTIONS.md`` §A5): they see the
-same senders through kernels that include lag 0,
+no formula; our reconstruction, the book's *Reconstructions* page, temporal-kernels
+section): they see the same senders through kernels that include lag 0, so that with
+:math:`\lambda = 0` they are exactly eq. 2,
 
 .. math::
 
-    K_t = v_t + \lambda \odot K_{t-1} \;(= S_{t+1}),\qquad
+    K_t = u_t + \lambda \odot K_{t-1} \;(= S_{t+1}),\qquad
     z_t = g\bigl(W_{y\to z} K^y_t + W_{x\to z} K^x_t + c\bigr),
 
-with the softmax ``g`` (eq. 4), so with :math:`\lambda = 0` this is eq. 2 and
-the hidden layer is eq. 1 with its input one step late.  TKRNN^{+n} ("an RNN
+with the softmax ``g`` (eq. 4); with :math:`\lambda = 0` the hidden layer is eq. 1
+with its input one step late.  (:math:`u_t` are the senders' values; the paper's
+:math:`v_t` is the target of eq. 5.)  TKRNN^{+n} ("an RNN
 whose weights are the sum of the weights of n TKRNNs"): ``n`` kernel states per
 sender, each with its own :math:`\lambda_r` and weights :math:`W^{(r)}`, summed
 into the same units; the effective lag-``k`` weight
@@ -38,7 +41,7 @@ into the same units; the effective lag-``k`` weight
 
 Code layout
 -----------
-The senders of one step are ``v_t = [y_t, x_t]`` (``H + I`` values); the
+The senders of one step are ``u_t = [y_t, x_t]`` (``H + I`` values); the
 ``n`` kernels stack them ``n`` times, so a single kernel state ``K_t`` of size
 ``N = n (H + I)`` holds :math:`[K^{y,1}, K^{x,1}, \dots, K^{y,n}, K^{x,n}]` and one
 matrix product per layer does the whole sum over kernels.
@@ -91,7 +94,9 @@ def init_params(n_in: int, n_hidden: int, n_out: int, n_kernels: int = 1, rng=No
                 lam_range=(0.5, 0.95), scale: float = 1.0) -> dict:
     """Random TKRNN^{+n} parameters (our initialisation; the paper gives none).
 
-    Decays ``λ ~ U(lam_range)`` (``RECONSTRUCTIONS.md`` §A5: U(0.5, 0.95)) stored as
+    Decays ``λ ~ U(lam_range)`` (our reconstruction, U(0.5, 0.95): the book's
+    *Reconstructions* page, temporal-kernels section; it starts every unit with a memory
+    of a few steps and none near 1, where the gradient of θ vanishes) stored as
     ``theta = logit(λ)``.  Weights from kernel-state entry ``j`` are normal with
     standard deviation ``scale * (1 - λ_j) / sqrt(H + I)``: a kernel state holds
     about ``1 / (1 - λ)`` times its sender's value, so this gives every unit an input of
