@@ -1,0 +1,113 @@
+"""Experiment mozer-rates: the search chooses by the training score, its choice is re-derived
+from the data (and data that disagree with it are refused), the seeds that choose are not the
+seeds that measure, and bad input is refused with a message naming the argument."""
+
+import numpy as np
+import pytest
+
+from tempnets import experiments
+from tempnets import focused as F
+from tempnets.chapters import focused_backprop as fb
+from tempnets.chapters import mozer_rates as mr
+
+TINY = mr.RateSizes(select_runs=2, runs=3, verbs_epochs=60, delay1_epochs=80, delay4_epochs=80)
+
+
+@pytest.fixture
+def tiny(monkeypatch):
+    monkeypatch.setitem(mr.RATE_SIZES, "book", TINY)
+    monkeypatch.setattr(mr, "BOOK_GRID", ((0.75, 0.02, 100.0), (1.0, 0.04, 10.0)))
+
+
+def test_choose_takes_the_highest_mean_score_and_the_first_of_equals():
+    assert mr.choose([[50.0, 60.0], [70.0, 40.0], [10.0, 20.0]]) == 0  # means 55, 55, 15: first of equals
+    assert mr.choose([[50.0, 60.0], [70.0, 41.0]]) == 1
+    for bad, what in (([], "non-empty"), ([1.0, 2.0], "n_settings, n_runs"), ([[1.0], [np.nan]], "finite")):
+        with pytest.raises(ValueError, match=what):
+            mr.choose(bad)
+
+
+def test_search_chooses_the_setting_that_trains_best():
+    """A rate of 1e-6 cannot learn in 200 epochs; the search must rank it below ρ = 0.04,
+    whichever comes first in the grid, and its score must be the mean of the learning curve."""
+    grid = ((1.0, 1e-6, 100.0), (0.75, 0.04, 100.0))
+    found = mr.search("verbs", "focused", grid, runs=2, epochs=200, seed=1, progress=False)
+    assert np.shape(found["score"]) == (2, 2) and np.shape(found["epochs_to_criterion"]) == (2, 2)
+    assert np.mean(found["score"][1]) > np.mean(found["score"][0]) + 10
+    assert mr.choose(found["score"]) == 1
+    assert mr.choose(mr.search("verbs", "focused", grid[::-1], runs=2, epochs=200, seed=1,
+                               progress=False)["score"]) == 0
+    # The score is the mean % right over epochs 0..200 of the same networks trained alone.
+    seqs = mr.V.verb_task(mr.V.regular_verbs(), 3)
+    init = F.init_many("focused", 8, 2, 3, 2, fb._rng(1, "mozer-rates", "select", "verbs", "focused"))
+    h = mr.T.train(seqs, init, n_epochs=200, config=mr.task_config("verbs", *grid[1]), progress=False)
+    np.testing.assert_allclose(found["score"][1], h.performance.mean(axis=1), atol=1e-4)
+
+
+def test_the_networks_that_choose_are_not_the_networks_that_measure():
+    """The search draws from its own stream; the measuring runs from mozer-reproduce's and
+    mozer-verbs' (so the tuned and untuned tables start from the same weights)."""
+    for task, theirs in (("delay4", ("reproduce", 4, "full")), ("verbs", ("verbs", "focused"))):
+        arch = theirs[-1]
+        n_in, n_ctx, n_out = (6, 3, 3) if task != "verbs" else (8, 2, 3)
+        select = F.init_many(arch, n_in, n_ctx, n_out, 3, fb._rng(0, "mozer-rates", "select", task, arch))
+        measure = F.init_many(arch, n_in, n_ctx, n_out, 3, fb._rng(0, *theirs))
+        assert not np.allclose(select.W_in, measure.W_in)
+
+
+def test_runner_rederives_its_claims_and_refuses_data_the_search_contradicts(tiny):
+    first = mr.run_rates("book", 2, progress=False)
+    assert experiments.get("mozer-rates").runner() is mr.run_rates
+    again = mr.run_rates("book", 2, progress=False, trained=first.data)
+    assert repr(again.claims.rows()) == repr(first.claims.rows())  # repr: nan == nan
+    for task in mr.TASKS:
+        for arch in mr.ARCHS:
+            assert first.data["chosen"][task][arch] == mr.choose(first.data["search"][task][arch]["score"])
+            assert len(first.data["tuned"][task][arch]["final"]) == TINY.runs
+    with pytest.raises(ValueError, match="missing"):
+        mr.run_rates("book", 2, progress=False, trained={"sizes": {}})
+    import copy
+
+    lied = copy.deepcopy(first.data)
+    lied["chosen"]["delay1"]["full"] = 1 - lied["chosen"]["delay1"]["full"]
+    with pytest.raises(ValueError, match="delay1/full"):
+        mr.run_rates("book", 2, progress=False, trained=lied)
+    other = copy.deepcopy(first.data)
+    other["tuned"]["verbs"]["focused"]["config"]["rho"] = 0.5
+    with pytest.raises(ValueError, match="verbs/focused runs used"):
+        mr.run_rates("book", 2, progress=False, trained=other)
+
+
+@pytest.mark.parametrize("call, what", [
+    (lambda: mr.search("delay2", "focused", runs=1, epochs=1), "task must be one of verbs, delay1, delay4"),
+    (lambda: mr.search("verbs", "partial", runs=1, epochs=1), "arch must be one of focused, full"),
+    (lambda: mr.search("verbs", "focused", grid=[(1.0, 0.02)], runs=1, epochs=1), "grid must be"),
+    (lambda: mr.search("verbs", "focused", grid=[(1.0, -0.02, 100.0)], runs=1, epochs=1), "rho must be"),
+    (lambda: mr.search("verbs", "focused", runs=0, epochs=1), "runs"),
+    (lambda: mr.run_rates("huge", progress=False), "scale"),
+])
+def test_bad_input_is_refused_naming_the_argument(call, what):
+    with pytest.raises(ValueError, match=what):
+        call()
+
+
+def test_the_zero_output_control_scores_the_share_of_all_zero_targets():
+    """Delay 4: 3 input steps, 4 blank, 3 playback = 10 steps, 7 of them all-zero targets."""
+    assert mr._zeros_score(mr.V.reproduction_task(4)) == pytest.approx(70.0)
+    assert mr._zeros_score(mr.V.reproduction_task(1)) == pytest.approx(400 / 7)
+
+
+def test_search_grid_and_side_by_side_read_a_result(tiny):
+    r = mr.run_rates("book", 0, progress=False)
+    scores, mus, columns = mr.search_grid(r.data, "delay1", "full")
+    assert mus == [0.75, 1.0] and columns == [(0.02, 100.0), (0.04, 10.0)]
+    assert scores[0, 0] == pytest.approx(np.mean(r.data["search"]["delay1"]["full"]["score"][0]))
+    assert np.isnan(scores[0, 1]) and np.isnan(scores[1, 0])
+    with pytest.raises(ValueError, match="task must be one of"):
+        mr.search_grid(r.data, "delay2", "full")
+    untuned = [{"statement": "full network learns the task: final % right (mean)", "paper": None,
+                "ours": 12.5, "verdict": "does not hold"}]
+    text = mr.side_by_side(r.claims, untuned).splitlines()
+    assert len(text) == 2 + len(r.claims.rows())
+    assert "12.5 (does not hold)" in next(line for line in text if line.startswith("verbs: full network learns"))
+    assert text[2].startswith("delay 1: every focused run") and "  —  " in text[2]  # not in `untuned`
