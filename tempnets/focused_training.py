@@ -39,7 +39,7 @@ from .focused import (VARIANTS, FocusedParams, FullParams, Sequences, _bptt_kern
 from .progress import progress_bar
 from .training import DivergenceError
 
-__all__ = ["FocusedConfig", "History", "train", "evaluate", "learning_rates", "SCORES"]
+__all__ = ["FocusedConfig", "History", "train", "evaluate", "zero_output_score", "learning_rates", "SCORES"]
 
 SCORES = ("argmax", "quantised")
 
@@ -365,6 +365,21 @@ def evaluate(params, seqs: Sequences, config: FocusedConfig = FocusedConfig()) -
         right, items = _score(y, seqs.Y, seqs.M, seqs.offsets, config.score == "quantised")
         out.append(100.0 * right / items)
     return np.asarray(out[0] if single else out)
+
+
+def zero_output_score(seqs: Sequences, config: FocusedConfig = FocusedConfig()) -> float:
+    """The score (% correct, as :func:`evaluate` computes it) of a network that outputs zeros at
+    every step: the do-nothing baseline.
+
+    With quantised scoring every step whose target is all zeros counts as right, so a task
+    whose targets are mostly zero (sequence reproduction: 7 of 10 steps at delay 4) gives a
+    network that learned nothing a high score; a claim this baseline passes is no evidence
+    of learning.
+    """
+    config = config.validate()
+    seqs = check_sequences(seqs)
+    right, items = _score(np.zeros_like(seqs.Y), seqs.Y, seqs.M, seqs.offsets, config.score == "quantised")
+    return 100.0 * right / items
 
 
 def learning_rates(params, seqs: Sequences, config: FocusedConfig = FocusedConfig()) -> dict:

@@ -12,8 +12,8 @@ Sources and reconstructions (each one labelled in the chapter's Fidelity note):
   (manner, sub-class, place, voicing/length) in {-1, 0, +1} (:data:`FEATURES`);
   the word boundary ``_`` is 0 0 0 0.  Phonemes sharing a Table 5 cell
   (v/D, f/T, Z/j, S/C, w/l) share a code, as in R&M.
-* Table 2 as printed is OCR-damaged; :data:`TABLE2` holds the repaired spellings
-  (``RECONSTRUCTIONS.md`` §C2).
+* Table 2 as printed is OCR-damaged; :data:`TABLE2` holds the repaired spellings (our
+  reconstruction: the book's *Reconstructions* page, focused section).
 * R&M's 420-verb list is lost.  The large verb set takes the 60 Table 2 verbs
   for the three regular categories and the candidate irregular verbs of
   :data:`IRREGULAR` (the verbs Mozer names, plus reconstructed members to reach
@@ -34,7 +34,7 @@ from .checks import array, count
 from .focused import Sequences, make_sequences
 
 __all__ = ["TABLE1", "FEATURES", "BOUNDARY", "TABLE2", "REGULAR_CLASSES", "IRREGULAR", "CATEGORIES",
-           "HELD_OUT_REGULAR", "VERB_READING", "TABLE4_COUNTS", "encode_symbols", "buffered", "dear_task", "phoneme_features",
+           "HELD_OUT_REGULAR", "VERB_READING", "TABLE4_COUNTS", "encode_symbols", "buffered", "dear_task", "wickelements", "phoneme_features",
            "verb_inputs", "regular_class", "regular_verbs", "verb_task", "load_cmudict", "rm_spelling",
            "large_verb_corpus", "held_out_regulars", "reproduction_task"]
 
@@ -89,6 +89,28 @@ def dear_task(words=("DEAR", "DEAN", "BEAR", "BEAN"), boundaries: bool = True,
     xs = [buffered(encode_symbols(("—" + w + "—") if boundaries else w, TABLE1)) for w in words]
     ys = [np.eye(len(classes))[i % len(classes)] for i in range(len(words))]
     return make_sequences(xs, ys)
+
+
+def wickelements(word: str, boundaries: bool = True) -> tuple:
+    """The Wickelements the two-slot buffer shows for ``word``: its adjacent pairs, in order.
+
+    Mozer: "For DEAR, the input on successive time steps consisted of D, DE, EA, AR, R".
+    His "D" is the pattern 110011 (Table 1's "—" then D), so the first and last buffers
+    hold the word boundary: with ``boundaries`` the Wickelements of DEAR are
+    ``("—D", "DE", "EA", "AR", "R—")``; without, ``("DE", "EA", "AR")``.
+
+    Raises
+    ------
+    ValueError
+        A word that is empty, has a symbol not in Table 1, or is a single symbol without
+        ``boundaries`` (the buffer needs two).
+    """
+    encode_symbols(word, TABLE1)  # validates the symbols, with a message naming the bad one
+    framed = ("—" + word + "—") if boundaries else word
+    if len(framed) < 2:
+        raise ValueError(f"word {word!r} without boundaries fills no two-slot buffer; "
+                         "give at least two symbols or boundaries=True")
+    return tuple(framed[i:i + 2] for i in range(len(framed) - 1))
 
 
 # ----------------------------------------------------------------------------- phonemes
@@ -221,7 +243,9 @@ d,prevail,prEvAl,prEvAl
 
 TABLE2 = tuple(tuple(line.split(",")) for line in _TABLE2_CSV.splitlines())
 """Table 2 as ``(class, verb, printed, repaired)``: the printed (OCR'd) spelling and R&M's
-spelling as repaired in ``RECONSTRUCTIONS.md`` §C2 (``ˈ`` → ``^``, ``l``/``i`` → ``I``, ...)."""
+spelling as we repaired it (``ˈ`` → ``^``, ``l``/``i`` → ``I``, ...): our reconstruction (the book's
+*Reconstructions* page, focused section), since the scan garbled R&M's one-character phoneme
+symbols and R&M's notation tells which symbol each garbled one must be."""
 
 
 def regular_verbs() -> list:
@@ -265,7 +289,11 @@ close, live): the index of the verb's present-tense pronunciation (ours)."""
 
 
 def rm_spelling(word: str, dictionary: dict) -> str:
-    """R&M spelling of ``word`` from its CMUdict pronunciation (``RECONSTRUCTIONS.md`` §C3).
+    """R&M spelling of ``word`` from its CMUdict pronunciation.
+
+    Our reconstruction (the book's *Reconstructions* page, focused section): R&M's spellings of
+    verbs beyond Table 2 are not printed anywhere we have, so we derive them from a public
+    pronouncing dictionary and check the mapping on the 60 verbs Table 2 does print.
 
     The first pronunciation, or the one :data:`VERB_READING` names.
 
@@ -310,7 +338,8 @@ IRREGULAR = {
 """Table 4's irregular categories (4-13): the verbs Mozer names (beat, put, send, build, deal,
 mean, do, sell, bring, teach, have, make, swim, ring, feed, get, begin, break, go; set, hit, fit,
 sing, sit, swing, eat from the text) and reconstructed members reaching each printed count
-(``RECONSTRUCTIONS.md`` §C4)."""
+(our reconstruction, the book's *Reconstructions* page, focused section: R&M's 420-verb list
+is lost, so each category is filled with verbs that follow its rule)."""
 
 CATEGORIES = {1: "regular, add /d/", 2: "regular, add /t/", 3: "regular, add /^d/", 4: "no change",
               5: "final /d/ to /t/", 6: "vowel change + /t/", 7: "vowel change + /d/",

@@ -182,3 +182,17 @@ def test_divergence_stops_training():
     with pytest.raises(DivergenceError, match="network 0 diverged"):
         T.train(seqs, F.init_many("focused", 3, 2, 2, 1, rng=0), n_epochs=50,
                 config=T.FocusedConfig(rho=1e300, omega=1e300, mu=0.0), progress=False)
+
+
+def test_zero_output_score_is_what_a_silent_network_scores():
+    from tempnets import verbs as V
+    quantised = T.FocusedConfig(score="quantised", feedback=3)
+    for delay, zero_share in ((1, 4 / 7), (4, 7 / 10)):
+        seqs = V.reproduction_task(delay)
+        assert T.zero_output_score(seqs, quantised) == pytest.approx(100 * zero_share)
+        # a network whose outputs are pinned near 0 scores exactly the baseline
+        net = F.init_focused(6, 3, 3, rng=0)
+        silent = net._replace(W_out=np.zeros_like(net.W_out), b_o=np.full_like(net.b_o, -30.0))
+        assert float(T.evaluate(silent, seqs, quantised)) == pytest.approx(T.zero_output_score(seqs, quantised))
+    # by argmax (one target per sequence) zeros name the first class: DEAR right, the rest wrong
+    assert T.zero_output_score(V.dear_task()) == 25.0

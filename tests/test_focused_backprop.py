@@ -37,6 +37,53 @@ def test_same_seed_same_result(small):
     assert a.data["paper"]["epochs_to_criterion"] != c.data["paper"]["epochs_to_criterion"]
 
 
+def test_dear_kept_reads_the_papers_examples_by_its_definition():
+    # (boundary pair, inner pair) of each key letter, delimiters included
+    assert [fb.dear_kept("DEAR", k) for k in "DR"] == ["both", "both"]
+    assert [fb.dear_kept("ARBE", k) for k in "BR"] == ["inner", "inner"]        # keeps AR, BE
+    assert [fb.dear_kept("DAER", k) for k in "DR"] == ["boundary", "boundary"]  # keeps —D, R—
+    assert [fb.dear_kept("DAER", k, boundaries=False) for k in "DR"] == ["neither", "neither"]
+    assert [fb.dear_kept("DEAR", k, boundaries=False) for k in "DR"] == ["inner", "inner"]
+    assert [fb.dear_kept("RB", k) for k in "BR"] == ["neither", "neither"]
+    with pytest.raises(ValueError, match="letter must be one of D, B, R, N"):
+        fb.dear_kept("DEAR", "E")
+
+
+def test_none_kept_set_is_every_permutation_without_a_key_pair():
+    perms = fb.dear_permutations()
+    assert len(perms) == 96 and len(set(perms)) == 96
+    none = set(fb.DEAR_NONE_KEPT)
+    assert {"EDRA", "RBAE", "NEAB"} <= none and not {"DAER", "ARBE", "DEAR", "EDAR"} & none
+    for s in perms:
+        pairs = set(fb.V.wickelements(s))
+        keys = {k for letter in fb._keys(s) for k in fb.DEAR_KEYS[letter]}
+        assert (s in none) == (not pairs & keys), s
+    assert len(none) == 36
+
+
+def test_probe_scores_count_words_and_decisions():
+    strings = ("DEAR", "BEAN", "ARBE", "EDRA")
+    pred = np.array([[0, 0, 0, 0],     # always DEAR
+                     [0, 3, 2, 0]])    # right on every word
+    np.testing.assert_allclose(fb._word_right(pred, strings), [50.0, 100.0])
+    # first-letter decision on the strings whose D/B keeps both pairs: DEAR, BEAN
+    np.testing.assert_allclose(fb._decision_right(pred, strings, "first", "both"), [50.0, 100.0])
+    # last-letter decision on ARBE, whose R keeps only AR: DEAR says R, right
+    np.testing.assert_allclose(fb._decision_right(pred, strings, "last", "inner"), [100.0, 100.0])
+
+
+def test_dear_probes_of_a_run(small):
+    r = fb.run_dear("book", 0, progress=False)
+    probes = fb.dear_probes(r.data["fig3"])
+    learned = sum(e >= 0 for e in r.data["fig3"]["epochs_to_criterion"])
+    assert all(len(v) == learned for v in probes.values())
+    if learned:
+        # the training words themselves keep both pairs of each key: their decisions are right
+        assert set(fb._decision_right(fb._probe(fb._learned(r.data["fig3"]), fb.DEAR_WORDS), fb.DEAR_WORDS,
+                                      "first", "both")) == {100.0}
+    assert "EDRA" in fb.dear_probe_table(r.data)
+
+
 def test_params_round_trip(small):
     r = fb.run_verbs("book", 0, progress=False)
     p = fb.params_from_data(r.data["focused"]["params"])
@@ -143,3 +190,24 @@ def test_claims_over_runs_carry_intervals_and_are_inconclusive_when_they_straddl
     row = {r["statement"]: r for r in fb.run_reproduce("paper", 0, trained=every).claims.rows()}[
         "delay 1: every full run learns the task perfectly (runs)"]
     assert row["ours"] == 15 and row["holds"] is None and row["verdict"] == "INCONCLUSIVE (stated: does not hold)"
+
+
+def test_delay4_full_mean_is_not_tested_when_doing_nothing_passes(small):
+    data = fb.run_reproduce("book", 0, progress=False).data
+
+    def rows(final):
+        data["full_delay4"]["final"] = final
+        return {r["statement"]: r for r in fb.run_reproduce("book", 0, trained=data).claims.rows()}
+
+    silent = rows([70.0] * len(data["full_delay4"]["final"]))
+    full = silent["delay 4: mean final performance, full (% of steps right)"]
+    assert full["holds"] is None and "outputting zeros" in full["not_tested"]
+    beats = next(r for s, r in silent.items() if s.startswith("delay 4: the full network does better"))
+    assert beats["ours"] == 0.0 and beats["holds"] is False
+    # the check itself is vacuous (70 is within 5 of 72.9), whatever the runs did; the row that
+    # compares with the baseline is what tells learning from none, and the focused row is tested
+    learned = rows([100.0, 90.0, 95.0][: len(data["full_delay4"]["final"])])
+    assert learned["delay 4: mean final performance, full (% of steps right)"]["holds"] is None
+    beats = next(r for s, r in learned.items() if s.startswith("delay 4: the full network does better"))
+    assert beats["ours"] > 1.0 and beats["holds"] is not False
+    assert "not_tested" not in learned["delay 4: mean final performance, focused (% of steps right)"]

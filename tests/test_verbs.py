@@ -25,6 +25,22 @@ def test_dear_task_is_table_1_in_a_two_slot_buffer():
     assert seqs.M.sum() == 4 and (seqs.Y[seqs.M == 1].argmax(1) == [0, 1, 2, 3]).all()
 
 
+def test_wickelements_are_the_buffer_pairs_with_the_word_boundary():
+    # Mozer's "D, DE, EA, AR, R": his D is 110011, "—" then D, so the boundaries are part of it
+    assert V.wickelements("DEAR") == ("—D", "DE", "EA", "AR", "R—")
+    assert V.wickelements("DEAR", boundaries=False) == ("DE", "EA", "AR")
+    x = V.dear_task(["DEAR"]).X
+    for row, pair in zip(x, V.wickelements("DEAR")):
+        np.testing.assert_array_equal(row, V.TABLE1[pair[0]] + V.TABLE1[pair[1]])
+    # the paper's examples: ARBE keeps AR and BE; DAER loses DE and AR but keeps —D and R—
+    assert {"AR", "BE"} <= set(V.wickelements("ARBE")) and "R—" not in V.wickelements("ARBE")
+    assert {"—D", "R—"} <= set(V.wickelements("DAER")) and not {"DE", "AR"} & set(V.wickelements("DAER"))
+    with pytest.raises(ValueError, match="'X'"):
+        V.wickelements("DXAR")
+    with pytest.raises(ValueError, match="boundaries"):
+        V.wickelements("D", boundaries=False)
+
+
 def test_phoneme_features_are_trinary_and_shared_cells_coincide():
     for ph, f in V.FEATURES.items():
         assert len(f) == 4 and set(f) <= {-1, 0, 1}, ph
