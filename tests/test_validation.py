@@ -400,3 +400,236 @@ def test_item10_no_cache_locator_falls_back_with_one_warning_line(tmp_path):
     assert out.returncode == 0, out.stderr
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("tempnets: numba cannot cache compiled kernels here")
+
+
+# ----------------------------------------------------------------------------- every check speaks
+# The audit by mutation (benchmarks/mutation_audit.py) takes each argument check of the modules
+# of issue 21 out in turn and runs the tests in which that check raised.  These are the checks
+# no test made raise: one bad input each, and the message it must give (a test that accepted
+# any ValueError would pass on a later, unrelated error).
+
+def _bad_inputs():
+    import dataclasses
+    import json
+
+    from tempnets import optim, rtrl, selfcheck, streams, tkrnn
+    from tempnets.chapters import fast_weights as chfw
+    from tempnets.chapters import focused_backprop as fb
+    from tempnets.chapters import temporal_kernels as tk
+    from tempnets.training import DivergenceError
+    from tempnets import fast_weights as fw
+    from tempnets import rnn_baselines as rb
+    from tempnets import sequences as sq
+    from tempnets import verbs as V
+
+    p, s = net_and_seqs()
+    st = F.init_many("focused", 3, 2, 2, 2, rng=0)
+    long = F.make_sequences([np.ones((40, 3))], [[1.0, 0.0]])
+    grows = p._replace(d=np.full(2, 1e10))  # eq. 1 context activity grows like 1e10**40
+    net = fw.FastWeightNet(3, 3, 1)
+    U, x3, d31 = fw.init_slow_weights(net, rng=0), np.eye(3), np.zeros((3, 1))
+    state = fw.initial_state(net, U)
+    rn = rtrl.RecurrentNet(3, 4, 2)
+    W, xr, dr = rtrl.init_weights(rn, rng=0), np.eye(3)[[0, 1, 2, 0]], np.zeros((4, 2))
+    tp, xb, tb = tkrnn.init_params(4, 3, 5, rng=0), np.zeros((3, 2, 4)), np.zeros((3, 2), dtype=int)
+    rp = rb.rnn_init(4, 3, 5, rng=0)
+    task = sq.SerialRecall(alphabet=4, length=2, delays=(1, 3))
+    _, t, m = sq.encode(task, np.array([[1, 2], [3, 0]]), 1)
+    logits = np.zeros(t.shape + (task.n_out,))
+    a = np.ones(2)
+    verb, spelling, _ = V.regular_verbs()[0]
+    recall = json.loads((ROOT / "book" / "paper_scale" / "tk-serial-recall.json").read_text())["data"]
+    del recall["models"]["LSTM"]
+    ve, vt = ValueError, TypeError
+    overflow = ("context activity overflowed (largest |decay| or recurrent eigenvalue 1e+10, longest "
+                "sequence 40 steps): with eq. 1 activity grows like d**T; keep |d_i| near or below 1")
+    return [
+        # focused
+        ("focused-connection_count", lambda: F.connection_count({}), vt,
+         "params must be FocusedParams or FullParams, got dict"),
+        ("focused-init_focused-n_in", lambda: F.init_focused(0, 2, 2), ve, "n_in must be an integer >= 1, got 0"),
+        ("focused-init_focused-d_range0", lambda: F.init_focused(3, 2, 2, d_range=(np.nan, 1.0)), ve,
+         "d_range[0] must be a finite number, got nan"),
+        ("focused-init_full-n_ctx", lambda: F.init_full(3, 0, 2), ve, "n_ctx must be an integer >= 1, got 0"),
+        ("focused-make_sequences-count", lambda: F.make_sequences([np.ones((4, 3))], [[1.0, 0.0]] * 2), ve,
+         "1 input sequences but 2 targets"),
+        ("focused-make_sequences-target-shape", lambda: F.make_sequences([np.ones((4, 3))], [np.ones((3, 2))]),
+         ve, "target 0 must have shape (n_out,) or (4, n_out), got (3, 2)"),
+        ("focused-make_sequences-n_out", lambda: F.make_sequences([np.ones((4, 3))] * 2, [[1.0, 0], [1.0, 0, 0]]),
+         ve, "target 1 has 3 output units, target 0 has 2"),
+        ("focused-make_sequences-finite", lambda: F.make_sequences([np.ones((4, 3))], [[np.nan, 0.0]]), ve,
+         "inputs and targets must be finite"),
+        ("focused-check_params", lambda: F.forward({}, s), vt, "params must be FocusedParams or FullParams, got dict"),
+        ("focused-check_sequences", lambda: F.forward(p, (s.X, s.Y)), vt,
+         "seqs must be a Sequences (see make_sequences), got tuple"),
+        ("focused-feedback", lambda: F.forward(p, s, feedback=-1), ve, "feedback must be an integer >= 0, got -1"),
+        ("focused-trace_gradient-overflow", lambda: F.trace_gradient(grows, long), ve, overflow),
+        ("focused-bptt_gradient-overflow", lambda: F.bptt_gradient(grows, long), ve, overflow),
+        ("focused-init_many-arch", lambda: F.init_many("lstm", 3, 2, 2, 2), ve,
+         "unknown architecture 'lstm'; allowed: focused, full"),
+        ("focused-init_many-n", lambda: F.init_many("focused", 3, 2, 2, 0), ve,
+         "n_networks must be an integer >= 1, got 0"),
+        # focused_training
+        ("focused_training-variant", lambda: FT.FocusedConfig(variant="eq2").validate(), ve,
+         "unknown variant 'eq2'; allowed: eq1, eq3"),
+        ("focused_training-score", lambda: FT.FocusedConfig(score="x").validate(), ve,
+         "unknown score 'x'; allowed: argmax, quantised"),
+        ("focused_training-feedback", lambda: FT.FocusedConfig(feedback=-1).validate(), ve,
+         "feedback must be an integer >= 0, got -1"),
+        ("focused_training-one-network", lambda: FT.train(s, p, n_epochs=1), vt,
+         "params must be a stack of networks (FocusedParams/FullParams with a leading network axis"),
+        ("focused_training-n_epochs", lambda: FT.train(s, st, n_epochs=-1), ve,
+         "n_epochs must be an integer >= 0, got -1"),
+        # verbs
+        ("verbs-encode_symbols", lambda: V.encode_symbols("", V.TABLE1), ve,
+         "need a non-empty string of symbols, got ''"),
+        ("verbs-verb_task-class", lambda: V.verb_task([(verb, spelling, 2)], 2), ve,
+         f"verb {verb!r} has class 2, allowed 0..1"),
+        ("verbs-buffered-short", lambda: V.buffered(V.encode_symbols("—D—", V.TABLE1), 5), ve,
+         "need at least 5 coded elements for a 5-slot buffer, got shape (3, 3)"),
+        # fast_weights
+        ("fast_weights-U", lambda: fw.run(net, np.full(net.shape_U, np.nan), x3, x3), ve,
+         "slow weights U must be finite, got nan at index (0, 0)"),
+        ("fast_weights-xf", lambda: fw.run(net, U, x3, np.full((3, 3), np.nan)), ve,
+         "xf (F's inputs) must be finite, got nan at index (0, 0)"),
+        ("fast_weights-mask-type", lambda: fw.train_online(net, U, x3, x3, d31, mask="ab"), vt,
+         "mask must be an array of real numbers, got 'ab'"),
+        ("fast_weights-d-scored", lambda: fw.train_online(net, U, x3, x3, np.full((3, 1), np.nan)), ve,
+         "targets d contain NaN or infinite values on scored steps"),
+        ("fast_weights-state-shape", lambda: fw.run(net, U, x3, x3, state=state._replace(W=np.zeros((2, 2)))),
+         ve, "state must have W of shape (1, 3) and P of shape (1, 3, 2, 3), got (2, 2) and (1, 3, 2, 3)"),
+        ("fast_weights-state-P", lambda: fw.run(net, U, x3, x3, state=state._replace(P=np.full(state.P.shape, np.nan))),
+         ve, "state.P must be finite, got nan at index (0, 0, 0, 0)"),
+        ("fast_weights-stop_after", lambda: fw.train_online(net, U, x3, x3, d31, stop_after=-1), ve,
+         "stop_after must be an integer >= 0, got -1"),
+        ("fast_weights-solved_at-errors", lambda: fw.solved_at("ab"), vt,
+         "errors must be an array of real numbers, got 'ab'"),
+        ("fast_weights-solved_at-mask-short", lambda: fw.solved_at(np.zeros(5), mask=[1, 1]), ve,
+         "mask must have at least 5 entries (one per error), got 2"),
+        ("fast_weights-solved_at-mask-nan", lambda: fw.solved_at(np.zeros(3), mask=[1, np.nan, 1]), ve,
+         "mask must be finite, got nan at index 1"),
+        ("fast_weights-linear_attention", lambda: fw.linear_attention(np.ones((3, 2)), np.ones((3, 3)), np.ones((3, 1))),
+         ve, "need q, k of one shape (n, d_k) and v of shape (n, d_v); got (3, 2), (3, 3), (3, 1)"),
+        ("fast_weights-additive_memory", lambda: fw.additive_memory(np.ones((3, 2)), np.ones((3, 3)), np.ones((3, 1))),
+         ve, "need q, k of one shape (n, d_k) and v of shape (n, d_v); got (3, 2), (3, 3), (3, 1)"),
+        # tkrnn
+        ("tkrnn-init_params-n_out", lambda: tkrnn.init_params(4, 3, 0), ve, "n_out must be an integer >= 1, got 0"),
+        ("tkrnn-init_params-lam_range", lambda: tkrnn.init_params(4, 3, 5, lam_range=(0.9, 0.1)), ve,
+         "lam_range must be (low, high) with low <= high, got (0.9, 0.1)"),
+        ("tkrnn-mismatched", lambda: tkrnn.tkrnn_forward(dict(tp, theta=np.zeros((2, 7))), xb), ve,
+         "TKRNN params have mismatched sizes (need theta (n, H + I), W_h (H, n (H + I)), b_h (H,), "
+         "W_z (O, n (H + I)), b_z (O,)), got W_h (3, 7), b_h (3,), W_z (5, 7), b_z (5,), theta (2, 7)"),
+        ("tkrnn-n_params-n_kernels", lambda: tkrnn.n_params(4, 3, 5, 0), ve, "n_kernels must be an integer >= 1, got 0"),
+        ("tkrnn-multiply_adds-n_in", lambda: tkrnn.multiply_adds(0, 3, 5), ve, "n_in must be an integer >= 1, got 0"),
+        ("tkrnn-x-shape", lambda: tkrnn.tkrnn_loss_and_grad(tp, np.zeros((3, 4)), tb), ve,
+         "x must have shape (T, B, n_in) with T, B, n_in >= 1, got (3, 4)"),
+        ("tkrnn-x-nan", lambda: tkrnn.tkrnn_loss_and_grad(tp, np.full((3, 2, 4), np.nan), tb), ve,
+         "x has NaN or infinite entries"),
+        ("tkrnn-target-dtype", lambda: tkrnn.tkrnn_loss_and_grad(tp, xb, tb.astype(float)), ve,
+         "target must be integer class indices of shape (3, 2), got float64 (3, 2)"),
+        ("tkrnn-kernel", lambda: tkrnn.kernel([1.0, 2.0], [0.5], [1, 2]), ve,
+         "weights and lambdas must be 1-D of the same length, got (2,) and (1,)"),
+        # rnn_baselines
+        ("rnn_baselines-matched_hidden-n_in", lambda: rb.matched_hidden("rnn", 0, 2, 100), ve,
+         "n_in must be an integer >= 1, got 0"),
+        ("rnn_baselines-matched_hidden-n_out", lambda: rb.matched_hidden("rnn", 3, 0, 100), ve,
+         "n_out must be an integer >= 1, got 0"),
+        ("rnn_baselines-init", lambda: rb.rnn_init(4, 0, 5), ve, "n_hidden must be an integer >= 1, got 0"),
+        ("rnn_baselines-keys", lambda: rb.rnn_loss_and_grad({"W_h": 1}, xb, tb), vt,
+         "RNN params must be a dict with keys ('W_h', 'b_h', 'W_z', 'b_z'), got ['W_h']"),
+        ("rnn_baselines-b_h", lambda: rb.rnn_loss_and_grad(dict(rp, b_h=np.full(3, np.nan)), xb, tb), ve,
+         "RNN params['b_h'] must be finite, got nan at index 0"),
+        ("rnn_baselines-mismatched",
+         lambda: rb.rnn_loss_and_grad(dict(rp, W_h=np.zeros((3, 2)), W_z=np.zeros((5, 2))), xb, tb), ve,
+         "RNN params have mismatched sizes: W_h has 2 columns, need H + I > H = 3"),
+        # sequences
+        ("sequences-steps", lambda: task.steps(-1), ve, "a delay must be an integer >= 0, got -1"),
+        ("sequences-make_batch", lambda: sq.make_batch(task, 0, rng=0), ve, "batch_size must be an integer >= 1, got 0"),
+        ("sequences-target", lambda: sq.recall_scores(logits, t.astype(float), m), vt,
+         "target must be an array of integers, got ndarray of dtype float64"),
+        ("sequences-mask", lambda: sq.recall_scores(logits, t, np.full(m.shape, np.nan)), ve,
+         "mask must be finite, got nan at index (0, 0)"),
+        ("sequences-logits", lambda: sq.recall_scores(logits[..., 0], t, m), ve,
+         "logits must have shape (T=6, B=2, any) (T from target; B from target), got shape (6, 2)"),
+        ("sequences-recall-steps", lambda: sq.recall_scores(logits, t, np.zeros(m.shape)), ve,
+         "every sequence must have the same number of recall steps (> 0)"),
+        # optim
+        ("optim-keys", lambda: optim.adam_step({"a": a}, {"b": a}, optim.adam_init({"a": a})), ve,
+         "grads have keys ['b'], params ['a']"),
+        ("optim-train-weights", lambda: optim.train(lambda q: (0.0, {"a": np.zeros(1)}), {"a": np.array([np.inf])},
+                                                    lambda gen: (), 2, progress=False),
+         DivergenceError, "training: non-finite weights after update 1"),
+        # streams
+        ("streams-labels", lambda: streams.parking(5), vt, "labels must be a string of d, 1, 2, 3, b; got int"),
+        ("streams-n_steps", lambda: streams.random_parking(-1, rng=0), ve, "n_steps must be an integer >= 0, got -1"),
+        # rtrl
+        ("rtrl-net", lambda: rtrl.RecurrentNet(0, 4, 2), ve, "n_in must be an integer >= 1, got 0"),
+        ("rtrl-init_weights-net", lambda: rtrl.init_weights(net), vt, "net must be a RecurrentNet, got FastWeightNet"),
+        ("rtrl-train_online-net", lambda: rtrl.train_online(net, W, xr, dr), vt,
+         "net must be a RecurrentNet, got FastWeightNet"),
+        ("rtrl-x", lambda: rtrl.train_online(rn, W, np.full((4, 3), np.nan), dr), ve,
+         "inputs x must be finite, got nan at index (0, 0)"),
+        ("rtrl-mask-type", lambda: rtrl.train_online(rn, W, xr, dr, mask="ab"), vt,
+         "mask must be an array of real numbers, got 'ab'"),
+        ("rtrl-mask-values", lambda: rtrl.train_online(rn, W, xr, dr, mask=[1, 0.5, 1, 1]), ve,
+         "mask must be 4 values of 0/1, got shape (4,)"),
+        ("rtrl-d-scored", lambda: rtrl.train_online(rn, W, xr, np.full((4, 2), np.nan)), ve,
+         "targets d contain NaN or infinite values on scored steps"),
+        ("rtrl-stop_after", lambda: rtrl.train_online(rn, W, xr, dr, stop_after=-1), ve,
+         "stop_after must be an integer >= 0, got -1"),
+        ("rtrl-carry", lambda: rtrl.train_online(rn, W, xr, dr, carry=(np.zeros(4),)), ve,
+         "carry must be (y, P) from an earlier train_online of this net"),
+        ("rtrl-overflow-fixed-weights",  # learning rate 0: nothing "diverged"
+         lambda: rtrl.train_online(rn, np.full(rn.shape_W, 1e300), np.full((4, 3), 1e10),
+                                   np.full((4, 2), 1e300), learning_rate=0.0),
+         DivergenceError, "RTRL: the error overflowed at step 1 with the weights fixed (learning rate 0): "
+                          "scored targets or weights too large"),
+        # selfcheck: a reference giving two values, an answer giving one
+        ("selfcheck-count", lambda: selfcheck.check_function("f", lambda v: 1.0, lambda v: (v, v), [(1.0,)]),
+         selfcheck.CheckFailed, "f: returned 1 value(s), expected 2."),
+        # chapters: runners refuse bad seeds, jobs and trained= data before any training
+        ("focused_backprop-seed", lambda: fb.run_dear("book", -1, progress=False), ve,
+         "seed must be an integer >= 0, got -1"),
+        ("focused_backprop-trained-type", lambda: fb.run_dear("book", 0, trained=5), vt,
+         "trained= must be a Result or its data dict, got int"),
+        ("focused_backprop-trained-keys", lambda: fb.run_dear("book", 0, trained={"sizes": {}}), ve,
+         "trained= is not the data of run_dear: missing paper, fig3"),
+        ("fast_weights_chapter-trained-type", lambda: chfw.run_flipflop("book", 0, trained=5), vt,
+         "trained= must be a Result or its data dict, got int"),
+        ("fast_weights_chapter-flipflop-jobs", lambda: chfw.run_flipflop("book", 0, jobs=0), ve,
+         "jobs must be an integer >= 1, got 0"),
+        ("fast_weights_chapter-parking-jobs", lambda: chfw.run_parking("book", 0, jobs=0), ve,
+         "jobs must be an integer >= 1, got 0"),
+        ("fast_weights_chapter-linear_attention-jobs", lambda: chfw.run_linear_attention("book", 0, jobs=0), ve,
+         "jobs must be an integer >= 1, got 0"),
+        ("temporal_kernels-setting",
+         lambda: dataclasses.replace(tk.SIZES["book"], settings={"RNN": [1.0, 0.01]}).setting("LSTM"), ve,
+         "sizes have no setting for model 'LSTM'; they have RNN"),
+        ("temporal_kernels-params_from_data", lambda: tk.params_from_data({}, "RNN"), ve,
+         "the data has no recorded parameters for 'RNN' (missing key 'params')"),
+        ("temporal_kernels-search_choice", lambda: tk.search_choice([], "RNN"), ve, "the search has no runs of 'RNN'"),
+        ("temporal_kernels-recall-models", lambda: tk.run_serial_recall(recall["scale"], recall["seed"], trained=recall),
+         ve, "trained= data has no runs of 'LSTM'"),
+    ]
+
+
+BAD_INPUTS = _bad_inputs()
+
+
+@pytest.mark.parametrize("call, exc, message", [c[1:] for c in BAD_INPUTS], ids=[c[0] for c in BAD_INPUTS])
+def test_every_check_speaks(call, exc, message):
+    with pytest.raises(exc, match=re.escape(message)):
+        call()
+
+
+def test_cli_perturb_must_be_below_one(tmp_path, capsys, monkeypatch):
+    from tempnets.__main__ import main
+
+    monkeypatch.chdir(tmp_path)  # nothing may be written, here or anywhere
+    for eps in ("1", "-0.1", "nan", "x"):
+        with pytest.raises(SystemExit) as stop:
+            main(["reproduce", "tk-kernels", "--perturb", eps])
+        assert stop.value.code == 2
+        assert capsys.readouterr().err.startswith(
+            f"error: argument --perturb: must be a number in [0, 1), got {eps!r}")
+    assert list(tmp_path.iterdir()) == []
