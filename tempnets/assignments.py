@@ -1,0 +1,464 @@
+"""Otter-grader assignments made from the chapters' coding exercises.
+
+An instructor assigns a chapter's coding exercises and grades the notebooks students hand in
+with `otter-grader <https://otter-grader.readthedocs.io>`_ (the ``instructor`` extra)::
+
+    python -m tempnets.assignments build _build/assignments [--chapter NAME] [--run-tests]
+    python -m tempnets.assignments grade AUTOGRADER_ZIP SUBMISSION.ipynb OUT_DIR
+
+``build`` writes, for every chapter notebook in ``book/`` that has coding exercises,
+``OUT/<chapter>/<chapter>.ipynb`` (a master notebook in Otter Assign's format, made by
+:func:`master_notebook`) and runs ``otter assign`` on it, which writes the student notebook
+``OUT/<chapter>/student/<chapter>.ipynb``, the solved one ``OUT/<chapter>/autograder/<chapter>.ipynb``
+and the autograder
+``OUT/<chapter>/autograder/<chapter>-autograder_<timestamp>.zip``.  ``grade`` is ``otter run``
+(no Docker): it executes the submission in this environment and writes ``results.json``, a score
+per exercise; :func:`scores` reads it.
+
+A *coding exercise* is what CONTRIBUTING.md defines: a code cell with solution lines between
+``# BEGIN SOLUTION`` and ``# END SOLUTION`` that calls a self-check ``check_<what>(...)``,
+under an ``{exercise}`` directive whose title carries the difficulty (★ to ★★★).  Each becomes
+one question (:func:`exercises`):
+
+- its points are its stars (:data:`POINTS`);
+- its grading test is its own self-check call, run in the graded notebook's namespace, so a
+  student's answer is graded by exactly the check they saw in the book;
+- the student's cell is the student edition's scaffold (:func:`tempnets.bookconfig.student_code`,
+  put in otter's student notebook in place of otter's own (:func:`scaffold`), so the markers
+  are parsed in one place and a student sees the same cell as in the student edition).
+
+The notebook keeps only what the exercises need (:func:`context_cells`): the chapter's first
+code cell (install and imports), every cell tagged ``assignment`` (:data:`KEEP_TAG`), and the
+cells that define a name an exercise uses, followed back through the cells they use in turn (a
+def-use slice, read from the cells' symbol tables).  Training cells an exercise does not use are
+dropped, so a submission grades in seconds.  The slice sees names, not side effects: a cell that
+changes an object only through a method call (``params.update(...)``) or a setting the
+exercises rely on is kept by tagging it ``assignment``.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import copy
+import json
+import re
+import subprocess
+import sys
+import symtable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .bookconfig import BEGIN, END, _lines, _text, student_code, student_markdown
+
+POINTS = {1: 1, 2: 2, 3: 3}
+"""Points of a question by its exercise's difficulty (number of stars)."""
+
+KEEP_TAG = "assignment"
+"""A chapter cell with this tag is always copied into the assignment (a side effect it needs)."""
+
+EXERCISE = re.compile(r"^(?P<fence>`{3,}|:{3,})\{exercise\}[ \t]*(?P<title>.*?)[ \t]*\n"
+                      r"(?P<body>.*?)^(?P=fence)[ \t]*$", re.S | re.M)
+"""An ``{exercise}`` directive, fence to fence: its title and its body (options first)."""
+
+OPTION = re.compile(r"^:(\w+):[ \t]*(.*)$", re.M)
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One coding exercise of a chapter, as it becomes an otter question.
+
+    Attributes
+    ----------
+    cell : int
+        Index of its code cell in the chapter notebook.
+    prompt_cell : int
+        Index of the markdown cell that holds its ``{exercise}`` directive.
+    name : str
+        The question's name: the directive's label without ``ex-``, ``-`` → ``_``.
+    title : str
+        The directive's title, e.g. ``"2. Code the cross-entropy gradient — ★, coding, 10 min"``.
+    prompt : str
+        The directive's text without its options (what the student reads).
+    points : int
+        ``POINTS[stars]``.
+    check : str
+        Source of the cell's last top-level self-check call, e.g. ``"ch.check_sigma(sigma)"``.
+    """
+
+    cell: int
+    prompt_cell: int
+    name: str
+    title: str
+    prompt: str
+    points: int
+    check: str
+
+
+def _code(source: str) -> str:
+    """``source`` as Python: IPython's magics and shell escapes become calls (as the kernel runs it)."""
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    return TransformerManager().transform_cell(source)
+
+
+def _check_call(source: str) -> ast.stmt | None:
+    """The last top-level statement of ``source`` that calls a ``check_...`` function, or None."""
+    found = None
+    for stmt in ast.parse(_code(source)).body:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            f = stmt.value.func
+            name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+            if name.startswith("check_"):
+                found = stmt
+    return found
+
+
+def exercises(nb: dict, chapter: str = "notebook") -> list[Exercise]:
+    """The coding exercises of a chapter notebook (a JSON mapping), in order.
+
+    Raises
+    ------
+    ValueError
+        A cell with solution markers has no self-check call, no ``{exercise}`` directive in the
+        markdown cells above it (back to the previous code cell), or a title without 1–3 stars;
+        or two exercises share a label.
+    """
+    cells, out = nb["cells"], []
+    for i, cell in enumerate(cells):
+        source = _text(cell["source"])
+        if cell["cell_type"] != "code" or BEGIN not in source:
+            continue
+        where = f"{chapter} cell {i}"
+        try:
+            student_code(source)  # the student edition's parser: refuses unbalanced markers
+        except ValueError as e:
+            raise ValueError(f"{where}: {str(e).splitlines()[0].removesuffix(' in:')}") from None
+        stmt = _check_call(source)
+        if stmt is None:
+            raise ValueError(f"{where}: a coding exercise must end with a self-check call check_<what>(...)")
+        directive, j = None, i - 1
+        while j >= 0 and cells[j]["cell_type"] != "code" and directive is None:
+            found = list(EXERCISE.finditer(_text(cells[j]["source"]))) if cells[j]["cell_type"] == "markdown" else []
+            directive = found[-1] if found else None
+            j -= 1
+        if directive is None:
+            raise ValueError(f"{where}: no {{exercise}} directive in the markdown cells above it")
+        title, body = directive["title"], directive["body"]
+        stars = title.count("★")
+        if stars not in POINTS:
+            raise ValueError(f"{where}: exercise title {title!r} has {stars} stars, allowed: 1 to 3")
+        options = dict(OPTION.findall(body))
+        label = options.get("label", f"ex-{len(out) + 1}")
+        name = re.sub(r"\W", "_", label.removeprefix("ex-"))
+        if any(e.name == name for e in out):
+            raise ValueError(f"{where}: a second exercise labelled {label!r}")
+        text = OPTION.sub("", body).strip()
+        out.append(Exercise(cell=i, prompt_cell=j + 1, name=name, title=title,
+                            prompt=f"### Exercise {title}\n\n{text}\n", points=POINTS[stars],
+                            check=ast.unparse(stmt)))
+    return out
+
+
+def _scope_uses(table: symtable.SymbolTable, out: set) -> None:
+    """Add to ``out`` the global names that the nested scopes of ``table`` read."""
+    for child in table.get_children():
+        for s in child.get_symbols():
+            if s.is_referenced() and s.is_global():  # read from the module when called
+                out.add(s.get_name())
+        _scope_uses(child, out)
+
+
+def _statement_names(stmt: ast.stmt) -> tuple[set, set, set]:
+    """``(reads, binds, changes)``: the global names a top-level statement reads (in functions it
+    defines too, which read them when called), binds, and changes in place (``x[i] = ...``,
+    ``x.a = ...``, ``x += ...``)."""
+    table = symtable.symtable(ast.unparse(stmt), "<cell>", "exec")
+    reads, binds = set(), set()
+    for s in table.get_symbols():
+        if s.is_referenced():
+            reads.add(s.get_name())
+        if s.is_assigned() or s.is_imported() or s.is_namespace():
+            binds.add(s.get_name())
+    _scope_uses(table, reads)
+    changes = set()
+    for node in _top_level_nodes(stmt):
+        targets = (node.targets if isinstance(node, ast.Assign) else
+                   [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else [])
+        for t in targets:
+            if isinstance(node, ast.AugAssign) and isinstance(t, ast.Name):
+                changes.add(t.id)
+            while isinstance(t, (ast.Attribute, ast.Subscript)):
+                t = t.value
+                if isinstance(t, ast.Name):
+                    changes.add(t.id)
+    return reads, binds, changes
+
+
+def _top_level_nodes(node: ast.AST):
+    """``node`` and the nodes under it, without entering function, class or lambda bodies
+    (whose assignments bind local names)."""
+    yield node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+        for child in ast.iter_child_nodes(node):
+            yield from _top_level_nodes(child)
+
+
+def cell_names(source: str) -> tuple[set, set]:
+    """``(needs, gives)`` of a code cell: the names it reads or changes in place before binding
+    them itself, and the names it binds or changes.  Builtins are not counted."""
+    needs, gives = set(), set()
+    for stmt in ast.parse(_code(source)).body:
+        reads, binds, changes = _statement_names(stmt)
+        needs |= (reads | changes) - gives
+        gives |= binds | changes
+    return needs - set(dir(builtins)), gives
+
+
+def context_cells(nb: dict, chosen) -> list[int]:
+    """Indices of the code cells the cells ``chosen`` (indices) need, ``chosen`` included.
+
+    Always the first code cell (install and imports) and every cell tagged :data:`KEEP_TAG`;
+    then, going back from the last chosen cell, every cell that binds or changes a name a kept
+    cell after it still needs, and what that cell needs in turn.  A name bound afresh (not
+    changed in place) by a kept cell is no longer needed from the cells before it.
+    """
+    cells = nb["cells"]
+    code = [i for i, c in enumerate(cells) if c["cell_type"] == "code"]
+    keep = set(chosen) | set(code[:1]) | {i for i in code if KEEP_TAG in cells[i].get("metadata", {}).get("tags", [])}
+    needed: set = set()
+    for i in reversed(code):
+        needs, gives = cell_names(_text(cells[i]["source"]))
+        if i in keep or needed & gives:
+            keep.add(i)
+            needed = (needed - (gives - needs)) | needs
+    return sorted(keep)
+
+
+def _raw(text: str) -> dict:
+    return {"cell_type": "raw", "metadata": {}, "source": _lines(text)}
+
+
+def _markdown(text: str) -> dict:
+    return {"cell_type": "markdown", "metadata": {}, "source": _lines(text)}
+
+
+def _test_cell(ex: Exercise) -> dict:
+    """The grading test of ``ex``: a function whose parameters are the names its self-check call
+    uses (otter passes each from the graded notebook's namespace)."""
+    names = sorted({n.id for n in ast.walk(ast.parse(ex.check)) if isinstance(n, ast.Name)} - set(dir(builtins)))
+    src = (f'""" # BEGIN TEST CONFIG\npoints: {ex.points}\n""" # END TEST CONFIG\n'
+           f"def test_{ex.name}({', '.join(names)}):\n    {ex.check}\n")
+    return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": _lines(src)}
+
+
+def master_notebook(nb: dict, chapter: str) -> tuple[dict, list[Exercise]]:
+    """The Otter Assign master notebook of a chapter, and its exercises.
+
+    The chapter's cells are copied in order, without outputs: the title cell, the context cells
+    (:func:`context_cells`) and, for each coding exercise, a question block (its prompt as
+    markdown, its code cell as in the chapter, its self-check as the test).  Each copied cell
+    keeps its ``id``; the new cells get ``assignment-<n>``.
+
+    Raises
+    ------
+    ValueError
+        The chapter has no coding exercises (or see :func:`exercises`).
+    """
+    exs = exercises(nb, chapter)
+    if not exs:
+        raise ValueError(f"{chapter} has no coding exercises (cells with {BEGIN!r})")
+    cells = nb["cells"]
+    config = {
+        "name": chapter,
+        "init_cell": True,
+        "check_all_cell": True,
+        "export_cell": {"pdf": False, "instructions": "Hand in the zip file this cell writes."},
+        "generate": {"pdf": False, "show_stdout": True},
+        "tests": {"files": False, "ok_format": False},
+        "solutions_pdf": False,
+        "run_tests": False,
+    }
+    title = next((_text(c["source"]).splitlines()[0] for c in cells if c["cell_type"] == "markdown"), chapter)
+    out = [_raw("# ASSIGNMENT CONFIG\n" + json.dumps(config, indent=1, ensure_ascii=False)),
+           _markdown(f"{title} — exercises\n\nThe coding exercises of the chapter "
+                     f"(`{chapter}.ipynb`), graded with otter-grader: "
+                     + ", ".join(f"{e.name} ({e.points} pt)" for e in exs)
+                     + f", {sum(e.points for e in exs)} points.  The code cells before each exercise "
+                     "are the chapter's cells it needs; run the notebook from the top.")]
+    by_cell = {e.cell: e for e in exs}
+    for i in context_cells(nb, by_cell):
+        cell = copy.deepcopy(cells[i])
+        cell["outputs"], cell["execution_count"] = [], None
+        ex = by_cell.get(i)
+        if ex is None:
+            out.append(cell)
+            continue
+        out += [_raw(f"# BEGIN QUESTION\nname: {ex.name}\npoints: {ex.points}"),
+                _markdown(student_markdown(ex.prompt)),
+                _raw("# BEGIN SOLUTION"), cell, _raw("# END SOLUTION"),
+                _raw("# BEGIN TESTS"), _test_cell(ex), _raw("# END TESTS"), _raw("# END QUESTION")]
+    for n, c in enumerate(out):  # nbformat 4.5 wants an id on every cell
+        c.setdefault("id", f"assignment-{n}")
+    master = {"cells": out, "metadata": copy.deepcopy(nb.get("metadata", {})),
+              "nbformat": nb.get("nbformat", 4), "nbformat_minor": nb.get("nbformat_minor", 5)}
+    return master, exs
+
+
+ANSWER_TAG = "otter_answer_cell"
+"""The tag otter assign gives a question's answer cell in the student notebook."""
+
+
+def scaffold(student: dict, nb: dict, exs: list[Exercise]) -> dict:
+    """Otter's student notebook ``student`` with each answer cell made the student edition's
+    scaffold of its exercise (:func:`tempnets.bookconfig.student_code` of the chapter cell).
+
+    Otter replaces a solution block by ``...``, which a self-check reports as a function that
+    returns None; the student edition's placeholder (``raise NotImplementedError`` in a
+    function, ``answer = ...`` kept at the top level) makes it say "not written yet" or "no
+    answer yet", and a student sees the same cell as in the book.  ``student`` is changed in place.
+
+    Raises
+    ------
+    ValueError
+        The notebook does not have one answer cell per exercise.
+    """
+    answers = [c for c in student["cells"] if ANSWER_TAG in c.get("metadata", {}).get("tags", [])]
+    if len(answers) != len(exs):
+        raise ValueError(f"otter assign wrote {len(answers)} answer cells for {len(exs)} exercises")
+    for cell, ex in zip(answers, exs):
+        cell["source"] = student_code(_text(nb["cells"][ex.cell]["source"]))
+        tags = cell["metadata"]["tags"]
+        if "raises-exception" not in tags:  # its self-check fails until answered, as in the student edition
+            tags.append("raises-exception")
+    return student
+
+
+def otter() -> str:
+    """The ``otter`` command beside this Python (the venv's), or a clear error."""
+    path = Path(sys.executable).with_name("otter")
+    if not path.exists():
+        raise FileNotFoundError(f"{path} is missing: install the instructor extra (pip install -e '.[instructor]')")
+    return str(path)
+
+
+def build_chapter(notebook, out, *, run_tests: bool = False) -> dict:
+    """Write ``out/<chapter>.ipynb`` (:func:`master_notebook`) and run ``otter assign`` on it (into ``out/student`` and
+    ``out/autograder``).  ``run_tests`` also has otter grade the solutions as it assigns.
+
+    Returns
+    -------
+    dict
+        ``chapter``, ``questions`` (name → points), ``points``, ``student`` (the student
+        notebook), ``zip`` (the autograder) and ``context`` (the chapter's code cells copied).
+    """
+    notebook, out = Path(notebook), Path(out)
+    chapter = notebook.stem
+    nb = json.loads(notebook.read_text(encoding="utf-8"))
+    master, exs = master_notebook(nb, chapter)
+    if out.exists():
+        import shutil
+
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    # otter names the student notebook, the solved one and the zip after the master notebook.
+    (out / f"{chapter}.ipynb").write_text(json.dumps(master, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    cmd = [otter(), "assign", f"{chapter}.ipynb", "."] + ([] if run_tests else ["--no-run-tests"])
+    done = subprocess.run(cmd, cwd=out, capture_output=True, text=True)
+    if done.returncode:
+        raise RuntimeError(f"otter assign failed for {chapter}:\n{done.stdout}\n{done.stderr}")
+    student = out / "student" / f"{chapter}.ipynb"
+    fixed = scaffold(json.loads(student.read_text(encoding="utf-8")), nb, exs)
+    student.write_text(json.dumps(fixed, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    zips = sorted((out / "autograder").glob("*.zip"))
+    if len(zips) != 1:
+        raise RuntimeError(f"otter assign wrote {len(zips)} autograder zips for {chapter}, expected 1")
+    code = [i for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code"]
+    kept = context_cells(nb, [e.cell for e in exs])
+    return {"chapter": chapter, "questions": {e.name: e.points for e in exs},
+            "points": sum(e.points for e in exs), "student": str(student),
+            "solution": str(out / "autograder" / f"{chapter}.ipynb"), "zip": str(zips[0]),
+            "context": f"{len(kept)} of {len(code)} code cells"}
+
+
+def chapters(book="book") -> list[Path]:
+    """The chapter notebooks in ``book`` that have coding exercises, in name order."""
+    return [p for p in sorted(Path(book).glob("*.ipynb")) if BEGIN in p.read_text(encoding="utf-8")]
+
+
+def build(out, book="book", chapter: str | None = None, *, run_tests: bool = False) -> list[dict]:
+    """Build the assignment of every chapter (or of ``chapter`` only) under ``out/<chapter>/``."""
+    found = chapters(book)
+    if chapter is not None:
+        found = [p for p in found if p.stem == chapter]
+        if not found:
+            names = ", ".join(p.stem for p in chapters(book))
+            raise ValueError(f"--chapter {chapter!r} is not a chapter with coding exercises; allowed: {names}")
+    return [build_chapter(p, Path(out) / p.stem, run_tests=run_tests) for p in found]
+
+
+def grade(autograder_zip, submission, out_dir) -> dict:
+    """Grade one submitted notebook with ``otter run`` (no Docker) and return :func:`scores`.
+
+    ``out_dir`` receives otter's ``results.json``.  The submission runs in this environment.
+    """
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    cmd = [otter(), "run", "--no-logo", "-a", str(Path(autograder_zip).resolve()), "-o", str(out_dir.resolve()),
+           str(Path(submission).resolve())]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode or not (out_dir / "results.json").exists():
+        raise RuntimeError(f"otter run failed on {submission}:\n{done.stdout}\n{done.stderr}")
+    return scores(out_dir / "results.json")
+
+
+def scores(results) -> dict:
+    """``{question: (score, possible)}`` from otter's ``results.json`` (file or mapping)."""
+    if not isinstance(results, dict):
+        results = json.loads(Path(results).read_text(encoding="utf-8"))
+    out = {}
+    for test in results.get("tests", []):
+        if "score" in test:  # otter adds a summary entry ("Public Tests") without a score
+            out[test["name"]] = (test["score"], test["max_score"])
+    return out
+
+
+USAGE = ("usage: python -m tempnets.assignments build OUT [--chapter NAME] [--run-tests]\n"
+         "       python -m tempnets.assignments grade AUTOGRADER_ZIP SUBMISSION OUT_DIR")
+
+
+def main(argv=None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m tempnets.assignments", usage=USAGE)
+    sub = parser.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build", help="an otter assignment per chapter with coding exercises")
+    b.add_argument("out")
+    b.add_argument("--chapter", default=None)
+    b.add_argument("--book", default="book")
+    b.add_argument("--run-tests", action="store_true", help="have otter assign grade the solutions too")
+    g = sub.add_parser("grade", help="grade one submission with otter run")
+    g.add_argument("autograder_zip")
+    g.add_argument("submission")
+    g.add_argument("out_dir")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "build":
+            for r in build(args.out, args.book, args.chapter, run_tests=args.run_tests):
+                size = Path(r["zip"]).stat().st_size / 1024
+                print(f"{r['chapter']}: {len(r['questions'])} questions, {r['points']} points, "
+                      f"{r['context']}, autograder {Path(r['zip']).name} ({size:.0f} KiB)")
+            return 0
+        result = grade(args.autograder_zip, args.submission, args.out_dir)
+    except (ValueError, FileNotFoundError, RuntimeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    total = sum(s for s, _ in result.values()), sum(p for _, p in result.values())
+    for name, (s, p) in result.items():
+        print(f"{name}: {s:g}/{p:g}")
+    print(f"total: {total[0]:g}/{total[1]:g}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
