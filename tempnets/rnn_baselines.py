@@ -30,7 +30,7 @@ import numpy as np
 
 from .random import as_generator, perturbed
 from .checks import array, count, real
-from .tkrnn import _logistic, check_batch, softmax_xent
+from .tkrnn import _logistic, check_batch, dtype_of, softmax_xent
 
 __all__ = ["rnn_init", "rnn_forward", "rnn_loss_and_grad", "lstm_init", "lstm_forward",
            "lstm_loss_and_grad", "n_params", "matched_hidden"]
@@ -116,44 +116,60 @@ def _step_inputs(x, H):
     every ``h_{t-1}`` (``h_{-1} = 0``): the hidden layer's input at step ``t`` (``inp[T, :, H:]``
     is unused), kept whole for the backward pass instead of concatenated step by step."""
     T, B, I = x.shape
-    inp = np.zeros((T + 1, B, H + I))
+    inp = np.zeros((T + 1, B, H + I), x.dtype)
     inp[:T, :, H:] = x
     return inp
+
+
+def _arrays(params):
+    """The four weight arrays in the precision of the parameters (:func:`tkrnn.dtype_of`)."""
+    dt = dtype_of(params)
+    return tuple(np.asarray(params[k], dt) for k in PARAM_NAMES)
 
 
 def _rnn_forward(W_h, b_h, W_z, b_z, x):
     T, B, I = x.shape
     H = W_h.shape[0]
     inp = _step_inputs(x, H)
-    for t in range(T):
-        inp[t + 1, :, :H] = _logistic(inp[t] @ W_h.T + b_h)
+    a = np.empty((B, H), x.dtype)
+    for t in range(T):  # in place (out=): no temporaries in the loop, the same bits
+        np.matmul(inp[t], W_h.T, out=a)
+        a += b_h
+        inp[t + 1, :, :H] = _logistic(a, out=a)
     v = np.concatenate([inp[1:, :, :H], x], axis=2)  # [y_t, x_t], what the outputs see
-    return inp, v, v @ W_z.T + b_z
+    logits = v @ W_z.T
+    logits += b_z
+    return inp, v, logits
 
 
 def rnn_forward(params, x, return_states=False):
     """Logits ``(T, B, O)`` of eqs. 1-2 (and hidden states ``(T, B, H)`` with ``return_states``)."""
     I, H, O = _shapes(params, 1, "RNN")
-    x, _, _ = check_batch(x, n_in=I)
-    inp, _, logits = _rnn_forward(*(np.asarray(params[k], float) for k in PARAM_NAMES), x)
+    x, _, _ = check_batch(x, n_in=I, dtype=dtype_of(params))
+    inp, _, logits = _rnn_forward(*_arrays(params), x)
     return (logits, inp[1:, :, :H]) if return_states else logits
 
 
 def rnn_loss_and_grad(params, x, target, mask=None):
     """Cross-entropy over masked steps / B and its gradient by BPTT."""
     I, H, O = _shapes(params, 1, "RNN")
-    x, target, mask = check_batch(x, target, mask, n_in=I, n_out=O)
-    W_h, b_h, W_z, b_z = (np.asarray(params[k], float) for k in PARAM_NAMES)
+    x, target, mask = check_batch(x, target, mask, n_in=I, n_out=O, dtype=dtype_of(params))
+    W_h, b_h, W_z, b_z = _arrays(params)
     inp, v, logits = _rnn_forward(W_h, b_h, W_z, b_z, x)
     loss, do = softmax_xent(logits, target, mask)
     T, B, _ = x.shape
     dy_out = (do @ W_z)[:, :, :H]  # backprop into y_t from the output
-    da = np.empty((T, B, H))
-    dh_next = np.zeros((B, H))
-    for t in range(T - 1, -1, -1):
+    da = np.empty((T, B, H), x.dtype)
+    dh_next = np.zeros((B, H), x.dtype)
+    slope = np.empty((B, H), x.dtype)
+    W_yy = W_h[:, :H]
+    for t in range(T - 1, -1, -1):  # in place; the same bits as (dy + dh) * y * (1 - y)
         y = inp[t + 1, :, :H]
-        da[t] = (dy_out[t] + dh_next) * y * (1 - y)
-        dh_next = da[t] @ W_h[:, :H]  # backprop into y_{t-1} through W_yy
+        np.add(dy_out[t], dh_next, out=da[t])
+        da[t] *= y
+        np.subtract(1, y, out=slope)
+        da[t] *= slope
+        np.matmul(da[t], W_yy, out=dh_next)  # backprop into y_{t-1} through W_yy
     return loss, {"W_h": _outer_sum(da, inp[:T]), "b_h": da.sum((0, 1)),
                   "W_z": _outer_sum(do, v), "b_z": do.sum((0, 1))}
 
@@ -171,39 +187,46 @@ def _lstm_forward(W_h, b_h, W_z, b_z, x):
     T, B, I = x.shape
     H = W_h.shape[0] // 4
     inp = _step_inputs(x, H)
-    c = np.zeros((T + 1, B, H))
-    gates = np.empty((T, B, 4 * H))
-    for t in range(T):
-        a = inp[t] @ W_h.T + b_h
+    c = np.zeros((T + 1, B, H), x.dtype)
+    gates = np.empty((T, B, 4 * H), x.dtype)
+    iu = np.empty((B, H), x.dtype)
+    for t in range(T):  # in place (out=): no temporaries in the loop, the same bits
         g = gates[t]
-        g[:, :3 * H] = _logistic(a[:, :3 * H])
-        g[:, 3 * H:] = np.tanh(a[:, 3 * H:])
-        c[t + 1] = g[:, H:2 * H] * c[t] + g[:, :H] * g[:, 3 * H:]
-        inp[t + 1, :, :H] = g[:, 2 * H:3 * H] * np.tanh(c[t + 1])
+        np.matmul(inp[t], W_h.T, out=g)
+        g += b_h
+        _logistic(g[:, :3 * H], out=g[:, :3 * H])
+        np.tanh(g[:, 3 * H:], out=g[:, 3 * H:])
+        np.multiply(g[:, H:2 * H], c[t], out=c[t + 1])
+        np.multiply(g[:, :H], g[:, 3 * H:], out=iu)
+        c[t + 1] += iu
+        np.tanh(c[t + 1], out=iu)
+        np.multiply(g[:, 2 * H:3 * H], iu, out=inp[t + 1, :, :H])
     hx = np.concatenate([inp[1:, :, :H], x], axis=2)  # [h_t, x_t], what the outputs see
-    return inp, hx, c, gates, hx @ W_z.T + b_z
+    logits = hx @ W_z.T
+    logits += b_z
+    return inp, hx, c, gates, logits
 
 
 def lstm_forward(params, x, return_states=False):
     """Logits ``(T, B, O)`` (and ``(h, c)``, each ``(T, B, H)``, with ``return_states``)."""
     I, H, O = _shapes(params, 4, "LSTM")
-    x, _, _ = check_batch(x, n_in=I)
-    inp, _, c, _, logits = _lstm_forward(*(np.asarray(params[k], float) for k in PARAM_NAMES), x)
+    x, _, _ = check_batch(x, n_in=I, dtype=dtype_of(params))
+    inp, _, c, _, logits = _lstm_forward(*_arrays(params), x)
     return (logits, inp[1:, :, :H], c[1:]) if return_states else logits
 
 
 def lstm_loss_and_grad(params, x, target, mask=None):
     """Cross-entropy over masked steps / B and its gradient by BPTT."""
     I, H, O = _shapes(params, 4, "LSTM")
-    x, target, mask = check_batch(x, target, mask, n_in=I, n_out=O)
-    W_h, b_h, W_z, b_z = (np.asarray(params[k], float) for k in PARAM_NAMES)
+    x, target, mask = check_batch(x, target, mask, n_in=I, n_out=O, dtype=dtype_of(params))
+    W_h, b_h, W_z, b_z = _arrays(params)
     inp, hx, c, gates, logits = _lstm_forward(W_h, b_h, W_z, b_z, x)
     loss, do = softmax_xent(logits, target, mask)
     T, B, _ = x.shape
     dh_out = (do @ W_z)[:, :, :H]
-    da = np.empty((T, B, 4 * H))
-    dh_next = np.zeros((B, H))
-    dc_next = np.zeros((B, H))
+    da = np.empty((T, B, 4 * H), x.dtype)
+    dh_next = np.zeros((B, H), x.dtype)
+    dc_next = np.zeros((B, H), x.dtype)
     for t in range(T - 1, -1, -1):
         i, f, o, u = (gates[t][:, k * H:(k + 1) * H] for k in range(4))
         tc = np.tanh(c[t + 1])
