@@ -26,6 +26,7 @@ one thread: this machine's practical peak.
 from __future__ import annotations
 
 import argparse
+import resource
 
 import numpy as np
 
@@ -109,10 +110,14 @@ def measure_updates(repeat, n_updates):
                 steps = sum(sample(np.random.default_rng(s))[0].shape[0] for s in range(n_updates))
                 run = lambda: optim.train(loss_and_grad, params, sample, n_updates, rng=0,  # noqa: E731
                                           progress=False, dtype=dtype)
+                faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
                 t, _ = best_time(run, repeat)
+                faults = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults) / (
+                    max(1, repeat) * n_updates)
                 rate = 6 * weights * steps * 64 / t / 1e9
                 print(f"{name} update {dtype} {how}: {1e3 * t / n_updates:.1f} ms "
-                      f"({rate:.1f} GFLOP/s, {100 * rate / peak:.0f}% of peak)")
+                      f"({rate:.1f} GFLOP/s, {100 * rate / peak:.0f}% of peak; "
+                      f"{faults:.0f} page faults)")
 
 
 def measure(repeat):
