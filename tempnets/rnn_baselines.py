@@ -227,17 +227,34 @@ def lstm_loss_and_grad(params, x, target, mask=None):
     da = np.empty((T, B, 4 * H), x.dtype)
     dh_next = np.zeros((B, H), x.dtype)
     dc_next = np.zeros((B, H), x.dtype)
-    for t in range(T - 1, -1, -1):
+    tc, dh, dc, slope = (np.empty((B, H), x.dtype) for _ in range(4))
+    W_hh = W_h[:, :H]
+
+    def product(out, factors, gate, square=False):
+        """``out = f1 * f2 * ... * (1 - gate)`` (``(1 - gate**2)`` with ``square``), in place
+        and left to right: the same bits as the expression."""
+        np.multiply(factors[0], factors[1], out=out)
+        for factor in factors[2:]:
+            out *= factor
+        if square:
+            np.square(gate, out=slope)
+            np.subtract(1, slope, out=slope)
+        else:
+            np.subtract(1, gate, out=slope)
+        out *= slope
+
+    for t in range(T - 1, -1, -1):  # in place; the formula of each line in its comment
         i, f, o, u = (gates[t][:, k * H:(k + 1) * H] for k in range(4))
-        tc = np.tanh(c[t + 1])
-        dh = dh_out[t] + dh_next
-        dc = dc_next + dh * o * (1 - tc ** 2)  # backprop into c_t through h_t = o tanh(c_t)
         d = da[t]
-        d[:, :H] = dc * u * i * (1 - i)
-        d[:, H:2 * H] = dc * c[t] * f * (1 - f)
-        d[:, 2 * H:3 * H] = dh * tc * o * (1 - o)
-        d[:, 3 * H:] = dc * i * (1 - u ** 2)
-        dh_next = d @ W_h[:, :H]
-        dc_next = dc * f
+        np.tanh(c[t + 1], out=tc)
+        np.add(dh_out[t], dh_next, out=dh)              # dh = dh_out + dh_next
+        product(dc, (dh, o), tc, square=True)            # dc = dc_next + dh o (1 - tc^2): into
+        dc += dc_next                                    # c_t through h_t = o tanh(c_t)
+        product(d[:, :H], (dc, u, i), i)                 # dc u i (1 - i)
+        product(d[:, H:2 * H], (dc, c[t], f), f)         # dc c_{t-1} f (1 - f)
+        product(d[:, 2 * H:3 * H], (dh, tc, o), o)       # dh tc o (1 - o)
+        product(d[:, 3 * H:], (dc, i), u, square=True)   # dc i (1 - u^2)
+        np.matmul(d, W_hh, out=dh_next)                  # dh_next = d W_hh
+        np.multiply(dc, f, out=dc_next)                  # dc_next = dc f
     return loss, {"W_h": _outer_sum(da, inp[:T]), "b_h": da.sum((0, 1)),
                   "W_z": _outer_sum(do, hx), "b_z": do.sum((0, 1))}
