@@ -12,11 +12,21 @@ and the TKRNN^{+2} of the same size (the paper: "as efficient as the standard
 RNN"; TKRNN^{+n} "n times slower").  Times are the best of ``--repeat`` runs
 (the machine may be shared).  Everything runs with one BLAS thread, as training does
 (:func:`tempnets.optim.one_blas_thread`).
+
+Then the cost of one whole training update (forward, backward, clipping, Adam: what
+:func:`tempnets.optim.train` does) of the TKRNN and of the parameter-matched LSTM at the
+paper's size, in float64 and float32, on padded batches (delays mixed in a batch, as
+``sequences.make_batch`` draws them) and on bucketed ones (one delay per batch, no padded
+steps: ``sequences.make_bucketed_batch``), with its arithmetic rate, GFLOP/s counted as
+6 floating-point operations per weight per sequence-step computed (2 forward, 4
+backward), and beside it, in the same run, the rate of a large float32 matrix product on
+one thread: this machine's practical peak.
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 
 import numpy as np
 
@@ -62,9 +72,52 @@ def naive_numpy(params, x, target, mask):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--updates", type=int, default=10, help="updates timed per setting")
     args = ap.parse_args()
     with optim.one_blas_thread():  # as every training loop and test runs
         measure(args.repeat)
+        measure_updates(args.repeat, args.updates)
+
+
+def peak_gflops(repeat, n=2048):
+    """GFLOP/s of an n x n by n x n float32 matrix product (2 n^3 operations), one thread."""
+    a = np.random.default_rng(0).standard_normal((n, n)).astype(np.float32)
+    t, _ = best_time(lambda: a @ a, repeat)
+    return 2 * n ** 3 / t / 1e9
+
+
+def paper_models():
+    """The paper-size task and the TKRNN and parameter-matched LSTM of ``tk-serial-recall``."""
+    task = sequences.SerialRecall(32, 7, (10, 50))
+    I, O = task.n_in, task.n_out
+    tk = tkrnn.init_params(I, 100, O, rng=0)
+    h = rnn_baselines.matched_hidden("lstm", I, O, tkrnn.n_params(I, 100, O))
+    return task, {"TKRNN": (tk, tkrnn.tkrnn_loss_and_grad),
+                  f"LSTM ({h} units)": (rnn_baselines.lstm_init(I, h, O, rng=0),
+                                        rnn_baselines.lstm_loss_and_grad)}
+
+
+def measure_updates(repeat, n_updates):
+    task, models = paper_models()
+    peak = peak_gflops(repeat)
+    print(f"float32 matrix product 2048^3, one thread: {peak:.1f} GFLOP/s (the practical peak)")
+    samplers = {"padded": lambda g: sequences.make_batch(task, 64, g)[:3],
+                "bucketed": lambda g: sequences.make_bucketed_batch(task, 64, g)[:3]}
+    for name, (params, loss_and_grad) in models.items():
+        weights = sum(v.size for v in params.values())
+        for dtype in ("float64", "float32"):
+            for how, sample in samplers.items():
+                steps = sum(sample(np.random.default_rng(s))[0].shape[0] for s in range(n_updates))
+                run = lambda: optim.train(loss_and_grad, params, sample, n_updates, rng=0,  # noqa: E731
+                                          progress=False, dtype=dtype)
+                faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+                t, _ = best_time(run, repeat)
+                faults = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults) / (
+                    max(1, repeat) * n_updates)
+                rate = 6 * weights * steps * 64 / t / 1e9
+                print(f"{name} update {dtype} {how}: {1e3 * t / n_updates:.1f} ms "
+                      f"({rate:.1f} GFLOP/s, {100 * rate / peak:.0f}% of peak; "
+                      f"{faults:.0f} page faults)")
 
 
 def measure(repeat):

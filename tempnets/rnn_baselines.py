@@ -30,7 +30,7 @@ import numpy as np
 
 from .random import as_generator, perturbed
 from .checks import array, count, real
-from .tkrnn import _logistic, check_batch, softmax_xent
+from .tkrnn import _logistic, check_batch, dtype_of, softmax_xent
 
 __all__ = ["rnn_init", "rnn_forward", "rnn_loss_and_grad", "lstm_init", "lstm_forward",
            "lstm_loss_and_grad", "n_params", "matched_hidden"]
@@ -116,44 +116,60 @@ def _step_inputs(x, H):
     every ``h_{t-1}`` (``h_{-1} = 0``): the hidden layer's input at step ``t`` (``inp[T, :, H:]``
     is unused), kept whole for the backward pass instead of concatenated step by step."""
     T, B, I = x.shape
-    inp = np.zeros((T + 1, B, H + I))
+    inp = np.zeros((T + 1, B, H + I), x.dtype)
     inp[:T, :, H:] = x
     return inp
+
+
+def _arrays(params):
+    """The four weight arrays in the precision of the parameters (:func:`tkrnn.dtype_of`)."""
+    dt = dtype_of(params)
+    return tuple(np.asarray(params[k], dt) for k in PARAM_NAMES)
 
 
 def _rnn_forward(W_h, b_h, W_z, b_z, x):
     T, B, I = x.shape
     H = W_h.shape[0]
     inp = _step_inputs(x, H)
-    for t in range(T):
-        inp[t + 1, :, :H] = _logistic(inp[t] @ W_h.T + b_h)
+    a = np.empty((B, H), x.dtype)
+    for t in range(T):  # in place (out=): no temporaries in the loop, the same bits
+        np.matmul(inp[t], W_h.T, out=a)
+        a += b_h
+        inp[t + 1, :, :H] = _logistic(a, out=a)
     v = np.concatenate([inp[1:, :, :H], x], axis=2)  # [y_t, x_t], what the outputs see
-    return inp, v, v @ W_z.T + b_z
+    logits = v @ W_z.T
+    logits += b_z
+    return inp, v, logits
 
 
 def rnn_forward(params, x, return_states=False):
     """Logits ``(T, B, O)`` of eqs. 1-2 (and hidden states ``(T, B, H)`` with ``return_states``)."""
     I, H, O = _shapes(params, 1, "RNN")
-    x, _, _ = check_batch(x, n_in=I)
-    inp, _, logits = _rnn_forward(*(np.asarray(params[k], float) for k in PARAM_NAMES), x)
+    x, _, _ = check_batch(x, n_in=I, dtype=dtype_of(params))
+    inp, _, logits = _rnn_forward(*_arrays(params), x)
     return (logits, inp[1:, :, :H]) if return_states else logits
 
 
 def rnn_loss_and_grad(params, x, target, mask=None):
     """Cross-entropy over masked steps / B and its gradient by BPTT."""
     I, H, O = _shapes(params, 1, "RNN")
-    x, target, mask = check_batch(x, target, mask, n_in=I, n_out=O)
-    W_h, b_h, W_z, b_z = (np.asarray(params[k], float) for k in PARAM_NAMES)
+    x, target, mask = check_batch(x, target, mask, n_in=I, n_out=O, dtype=dtype_of(params))
+    W_h, b_h, W_z, b_z = _arrays(params)
     inp, v, logits = _rnn_forward(W_h, b_h, W_z, b_z, x)
     loss, do = softmax_xent(logits, target, mask)
     T, B, _ = x.shape
     dy_out = (do @ W_z)[:, :, :H]  # backprop into y_t from the output
-    da = np.empty((T, B, H))
-    dh_next = np.zeros((B, H))
-    for t in range(T - 1, -1, -1):
+    da = np.empty((T, B, H), x.dtype)
+    dh_next = np.zeros((B, H), x.dtype)
+    slope = np.empty((B, H), x.dtype)
+    W_yy = W_h[:, :H]
+    for t in range(T - 1, -1, -1):  # in place; the same bits as (dy + dh) * y * (1 - y)
         y = inp[t + 1, :, :H]
-        da[t] = (dy_out[t] + dh_next) * y * (1 - y)
-        dh_next = da[t] @ W_h[:, :H]  # backprop into y_{t-1} through W_yy
+        np.add(dy_out[t], dh_next, out=da[t])
+        da[t] *= y
+        np.subtract(1, y, out=slope)
+        da[t] *= slope
+        np.matmul(da[t], W_yy, out=dh_next)  # backprop into y_{t-1} through W_yy
     return loss, {"W_h": _outer_sum(da, inp[:T]), "b_h": da.sum((0, 1)),
                   "W_z": _outer_sum(do, v), "b_z": do.sum((0, 1))}
 
@@ -171,50 +187,74 @@ def _lstm_forward(W_h, b_h, W_z, b_z, x):
     T, B, I = x.shape
     H = W_h.shape[0] // 4
     inp = _step_inputs(x, H)
-    c = np.zeros((T + 1, B, H))
-    gates = np.empty((T, B, 4 * H))
-    for t in range(T):
-        a = inp[t] @ W_h.T + b_h
+    c = np.zeros((T + 1, B, H), x.dtype)
+    gates = np.empty((T, B, 4 * H), x.dtype)
+    iu = np.empty((B, H), x.dtype)
+    for t in range(T):  # in place (out=): no temporaries in the loop, the same bits
         g = gates[t]
-        g[:, :3 * H] = _logistic(a[:, :3 * H])
-        g[:, 3 * H:] = np.tanh(a[:, 3 * H:])
-        c[t + 1] = g[:, H:2 * H] * c[t] + g[:, :H] * g[:, 3 * H:]
-        inp[t + 1, :, :H] = g[:, 2 * H:3 * H] * np.tanh(c[t + 1])
+        np.matmul(inp[t], W_h.T, out=g)
+        g += b_h
+        _logistic(g[:, :3 * H], out=g[:, :3 * H])
+        np.tanh(g[:, 3 * H:], out=g[:, 3 * H:])
+        np.multiply(g[:, H:2 * H], c[t], out=c[t + 1])
+        np.multiply(g[:, :H], g[:, 3 * H:], out=iu)
+        c[t + 1] += iu
+        np.tanh(c[t + 1], out=iu)
+        np.multiply(g[:, 2 * H:3 * H], iu, out=inp[t + 1, :, :H])
     hx = np.concatenate([inp[1:, :, :H], x], axis=2)  # [h_t, x_t], what the outputs see
-    return inp, hx, c, gates, hx @ W_z.T + b_z
+    logits = hx @ W_z.T
+    logits += b_z
+    return inp, hx, c, gates, logits
 
 
 def lstm_forward(params, x, return_states=False):
     """Logits ``(T, B, O)`` (and ``(h, c)``, each ``(T, B, H)``, with ``return_states``)."""
     I, H, O = _shapes(params, 4, "LSTM")
-    x, _, _ = check_batch(x, n_in=I)
-    inp, _, c, _, logits = _lstm_forward(*(np.asarray(params[k], float) for k in PARAM_NAMES), x)
+    x, _, _ = check_batch(x, n_in=I, dtype=dtype_of(params))
+    inp, _, c, _, logits = _lstm_forward(*_arrays(params), x)
     return (logits, inp[1:, :, :H], c[1:]) if return_states else logits
 
 
 def lstm_loss_and_grad(params, x, target, mask=None):
     """Cross-entropy over masked steps / B and its gradient by BPTT."""
     I, H, O = _shapes(params, 4, "LSTM")
-    x, target, mask = check_batch(x, target, mask, n_in=I, n_out=O)
-    W_h, b_h, W_z, b_z = (np.asarray(params[k], float) for k in PARAM_NAMES)
+    x, target, mask = check_batch(x, target, mask, n_in=I, n_out=O, dtype=dtype_of(params))
+    W_h, b_h, W_z, b_z = _arrays(params)
     inp, hx, c, gates, logits = _lstm_forward(W_h, b_h, W_z, b_z, x)
     loss, do = softmax_xent(logits, target, mask)
     T, B, _ = x.shape
     dh_out = (do @ W_z)[:, :, :H]
-    da = np.empty((T, B, 4 * H))
-    dh_next = np.zeros((B, H))
-    dc_next = np.zeros((B, H))
-    for t in range(T - 1, -1, -1):
+    da = np.empty((T, B, 4 * H), x.dtype)
+    dh_next = np.zeros((B, H), x.dtype)
+    dc_next = np.zeros((B, H), x.dtype)
+    tc, dh, dc, slope = (np.empty((B, H), x.dtype) for _ in range(4))
+    W_hh = W_h[:, :H]
+
+    def product(out, factors, gate, square=False):
+        """``out = f1 * f2 * ... * (1 - gate)`` (``(1 - gate**2)`` with ``square``), in place
+        and left to right: the same bits as the expression."""
+        np.multiply(factors[0], factors[1], out=out)
+        for factor in factors[2:]:
+            out *= factor
+        if square:
+            np.square(gate, out=slope)
+            np.subtract(1, slope, out=slope)
+        else:
+            np.subtract(1, gate, out=slope)
+        out *= slope
+
+    for t in range(T - 1, -1, -1):  # in place; the formula of each line in its comment
         i, f, o, u = (gates[t][:, k * H:(k + 1) * H] for k in range(4))
-        tc = np.tanh(c[t + 1])
-        dh = dh_out[t] + dh_next
-        dc = dc_next + dh * o * (1 - tc ** 2)  # backprop into c_t through h_t = o tanh(c_t)
         d = da[t]
-        d[:, :H] = dc * u * i * (1 - i)
-        d[:, H:2 * H] = dc * c[t] * f * (1 - f)
-        d[:, 2 * H:3 * H] = dh * tc * o * (1 - o)
-        d[:, 3 * H:] = dc * i * (1 - u ** 2)
-        dh_next = d @ W_h[:, :H]
-        dc_next = dc * f
+        np.tanh(c[t + 1], out=tc)
+        np.add(dh_out[t], dh_next, out=dh)              # dh = dh_out + dh_next
+        product(dc, (dh, o), tc, square=True)            # dc = dc_next + dh o (1 - tc^2): into
+        dc += dc_next                                    # c_t through h_t = o tanh(c_t)
+        product(d[:, :H], (dc, u, i), i)                 # dc u i (1 - i)
+        product(d[:, H:2 * H], (dc, c[t], f), f)         # dc c_{t-1} f (1 - f)
+        product(d[:, 2 * H:3 * H], (dh, tc, o), o)       # dh tc o (1 - o)
+        product(d[:, 3 * H:], (dc, i), u, square=True)   # dc i (1 - u^2)
+        np.matmul(d, W_hh, out=dh_next)                  # dh_next = d W_hh
+        np.multiply(dc, f, out=dc_next)                  # dc_next = dc f
     return loss, {"W_h": _outer_sum(da, inp[:T]), "b_h": da.sum((0, 1)),
                   "W_z": _outer_sum(do, hx), "b_z": do.sum((0, 1))}

@@ -150,6 +150,19 @@ def make_batch(task: SerialRecall, batch_size: int, rng=None, delay=None):
     return (*encode(task, strings, delays), strings, delays)
 
 
+def make_bucketed_batch(task: SerialRecall, batch_size: int, rng=None):
+    """A random batch whose sequences share one delay, drawn uniformly on ``task.delays``.
+
+    A batch of mixed delays is padded to its longest sequence, and the padded steps
+    cost as much as real ones (about 30% of the work at the paper's sizes); a batch of
+    one delay has none. Over many batches every delay is drawn as often as with
+    :func:`make_batch`; only which sequences share a batch changes.  Returns what
+    :func:`make_batch` returns.
+    """
+    gen = as_generator(rng)
+    return make_batch(task, batch_size, gen, delay=int(gen.integers(task.delays[0], task.delays[1] + 1)))
+
+
 def recall_scores(logits, target, mask) -> dict:
     """Accuracy of the recalled letters (argmax of the outputs at the recall steps).
 

@@ -77,8 +77,28 @@ __all__ = ["init_params", "lam", "tkrnn_forward", "tkrnn_loss_and_grad", "kernel
 PARAM_NAMES = ("W_h", "b_h", "W_z", "b_z", "theta")
 
 
-def _logistic(u):
-    return 0.5 * (1.0 + np.tanh(0.5 * u))  # = 1 / (1 + exp(-u)) without overflow warnings
+def _logistic(u, out=None):
+    """``1 / (1 + exp(-u))`` as ``0.5 (1 + tanh(u / 2))`` (no overflow warnings), in the dtype
+    of ``u``; with ``out``, computed in place there (the same bits, no temporaries)."""
+    if out is None:
+        return 0.5 * (1.0 + np.tanh(0.5 * u))
+    np.multiply(u, 0.5, out=out)
+    np.tanh(out, out=out)
+    out += 1.0
+    out *= 0.5
+    return out
+
+
+DTYPES = (np.float64, np.float32)
+"""The precisions the models compute in: float64 (every gradient check) or float32
+(training, twice as fast: the parameters' dtype decides, see :func:`dtype_of`)."""
+
+
+def dtype_of(params) -> type:
+    """``numpy.float32`` when every array of ``params`` is float32, else ``numpy.float64``:
+    a model computes in the precision its parameters are stored in."""
+    single = all(isinstance(v, np.ndarray) and v.dtype == np.float32 for v in params.values())
+    return np.float32 if single else np.float64
 
 
 def check_lambda(values, name="lambda") -> np.ndarray:
@@ -183,10 +203,10 @@ def multiply_adds(n_in: int, n_hidden: int, n_out: int, n_kernels: int = 1) -> i
     return count("n_kernels", n_kernels, 1) * (n_hidden + n_in) * (n_hidden + n_out + 1)
 
 
-def check_batch(x, target=None, mask=None, n_in=None, n_out=None):
+def check_batch(x, target=None, mask=None, n_in=None, n_out=None, dtype=np.float64):
     """Validate a batch: ``x`` (T, B, I) finite, ``target`` (T, B) ints in [0, O), ``mask`` (T, B)
-    finite and >= 0."""
-    x = np.asarray(x, dtype=float)
+    finite and >= 0; ``x`` and ``mask`` are returned in ``dtype``."""
+    x = np.asarray(x, dtype=dtype)
     if x.ndim != 3 or 0 in x.shape:
         raise ValueError(f"x must have shape (T, B, n_in) with T, B, n_in >= 1, got {x.shape}")
     if n_in is not None and x.shape[2] != n_in:
@@ -203,7 +223,7 @@ def check_batch(x, target=None, mask=None, n_in=None, n_out=None):
         raise ValueError(f"target classes must be in [0, {n_out}) (the network has {n_out} outputs), "
                          f"got values in [{target.min()}, {target.max()}]")
     mask = np.ones(x.shape[:2]) if mask is None else array("mask", mask, x.shape[:2], low=0.0)
-    return x, target, mask
+    return x, target, mask.astype(dtype, copy=False)
 
 
 def softmax_xent(logits, target, mask):
@@ -234,15 +254,20 @@ def _forward(W_h, b_h, W_z, b_z, la, x, n):
     T, B, I = x.shape
     H = W_h.shape[0]
     N = la.shape[0]
-    K = np.zeros((T + 1, B, N))
-    y = np.empty((T, B, H))
+    K = np.zeros((T + 1, B, N), x.dtype)
+    y = np.empty((T, B, H), x.dtype)
     Kv = K[1:].reshape(T, B, n, H + I)  # a view: the senders' slots of each kernel
-    for t in range(T):
-        y[t] = _logistic(K[t] @ W_h.T + b_h)
+    held = np.empty((B, N), x.dtype)
+    for t in range(T):  # in place (out=): no temporaries in the loop, the same bits
+        np.matmul(K[t], W_h.T, out=y[t])
+        y[t] += b_h
+        _logistic(y[t], out=y[t])
         Kv[t, :, :, :H] = y[t][:, None, :]
         Kv[t, :, :, H:] = x[t][:, None, :]
-        K[t + 1] += la * K[t]
-    logits = K[1:] @ W_z.T + b_z
+        np.multiply(la, K[t], out=held)
+        K[t + 1] += held
+    logits = K[1:] @ W_z.T
+    logits += b_z
     return K, y, logits
 
 
@@ -263,13 +288,24 @@ def _backward(W_h, W_z, la, K, y, dlogits, n):
     """
     T, B, H = y.shape
     N = la.shape[0]
+    dt = y.dtype
     gK_out = dlogits @ W_z  # (T, B, N): every step's output error, in one product
-    da = np.zeros((T + 1, B, H))  # da[T] = 0: nothing after the last step
-    G = np.zeros((T + 1, B, N))  # G[t] = dL/dK_t; G[T] = 0
-    for t in range(T - 1, -1, -1):
-        G[t] = gK_out[t] + da[t + 1] @ W_h + la * G[t + 1]
-        dy = G[t].reshape(B, n, -1)[:, :, :H].sum(axis=1)  # y_t enters all n kernels
-        da[t] = dy * y[t] * (1.0 - y[t])
+    da = np.zeros((T + 1, B, H), dt)  # da[T] = 0: nothing after the last step
+    G = np.zeros((T + 1, B, N), dt)  # G[t] = dL/dK_t; G[T] = 0
+    held, dy, slope = np.empty((B, N), dt), np.empty((B, H), dt), np.empty((B, H), dt)
+    for t in range(T - 1, -1, -1):  # in place, as in _forward; the same bits as the formulas
+        np.matmul(da[t + 1], W_h, out=G[t])
+        G[t] += gK_out[t]
+        np.multiply(la, G[t + 1], out=held)
+        G[t] += held
+        Gy = G[t].reshape(B, n, -1)[:, :, :H]  # y_t enters all n kernels
+        if n == 1:
+            dy[:] = Gy[:, 0]
+        else:
+            Gy.sum(axis=1, out=dy)
+        np.subtract(1.0, y[t], out=slope)
+        np.multiply(dy, y[t], out=da[t])
+        da[t] *= slope
     da, G = da[:T].reshape(T * B, H), G[:T].reshape(T * B, N)
     Kp = K[:-1].reshape(T * B, N)  # K_{t-1}, the state each step's units saw
     dlam = np.einsum("mn,mn->n", G, Kp)  # ∂K_t/∂λ = K_{t-1}
@@ -280,7 +316,8 @@ def _backward(W_h, W_z, la, K, y, dlogits, n):
 
 
 def _arrays(params):
-    return tuple(np.asarray(params[k], dtype=float) for k in ("W_h", "b_h", "W_z", "b_z"))
+    dt = dtype_of(params)
+    return tuple(np.asarray(params[k], dtype=dt) for k in ("W_h", "b_h", "W_z", "b_z"))
 
 
 def tkrnn_forward(params, x, return_states: bool = False):
@@ -302,9 +339,9 @@ def tkrnn_forward(params, x, return_states: bool = False):
         Pre-softmax outputs; ``(logits, y, K)`` with ``return_states``.
     """
     I, H, O, n = _shapes(params)
-    x, _, _ = check_batch(x, n_in=I)
+    x, _, _ = check_batch(x, n_in=I, dtype=dtype_of(params))
     W_h, b_h, W_z, b_z = _arrays(params)
-    K, y, logits = _forward(W_h, b_h, W_z, b_z, lam(params).ravel(), x, n)
+    K, y, logits = _forward(W_h, b_h, W_z, b_z, lam(params).ravel().astype(x.dtype), x, n)
     return (logits, y, K) if return_states else logits
 
 
@@ -315,9 +352,9 @@ def tkrnn_loss_and_grad(params, x, target, mask=None):
     with respect to ``theta`` includes the chain factor ``λ(1 - λ)``.
     """
     I, H, O, n = _shapes(params)
-    x, target, mask = check_batch(x, target, mask, n_in=I, n_out=O)
+    x, target, mask = check_batch(x, target, mask, n_in=I, n_out=O, dtype=dtype_of(params))
     W_h, b_h, W_z, b_z = _arrays(params)
-    la = lam(params).ravel()
+    la = lam(params).ravel().astype(x.dtype)
     K, y, logits = _forward(W_h, b_h, W_z, b_z, la, x, n)
     loss, dlogits = softmax_xent(logits, target, mask)
     grads = _backward(W_h, W_z, la, K, y, dlogits, n)
