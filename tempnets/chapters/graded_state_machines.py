@@ -1132,8 +1132,8 @@ def run_problem3(scale="book", seed=0, jobs=1, progress=None, trained=None) -> R
               note=f"{R} runs per cell, cap {cap:,} epochs; solved within the cap: " + "; ".join(
                   f"{nh} units: " + ", ".join(f"{100 * n_solved(cell(nh, ns)) / R:.0f}%" for ns in n_ss)
                   for nh in hidden) + f" (S's {', '.join(map(str, n_ss))}); 95% interval: Newcombe, "
-                  f"{k_big} of {n_big} vs {k_small} of {n_small} runs"
-                  + ("; not tested: neither size solves any run" if k_big == k_small == 0 else ""))
+                  f"{k_big} of {n_big} vs {k_small} of {n_small} runs",
+              not_tested="neither size solves any run" if k_big == k_small == 0 else "")
 
     def finite(x):
         return None if math.isinf(x) else x
