@@ -10,6 +10,7 @@ to grade); ``TEMPNETS_ALL_ASSIGNMENTS=1`` (``make test-assignments``) for every 
 from __future__ import annotations
 
 import json
+import re
 import os
 from pathlib import Path
 
@@ -228,3 +229,21 @@ def test_the_untouched_notebook_is_told_what_is_missing(quick):
 def test_every_chapter_grades_solved_untouched_and_wrong_notebooks(chapter, tmp_path):
     assert chapter in WRONG, f"add a typical wrong answer of {chapter} to WRONG"
     assert_graded(grade_three(chapter, tmp_path))
+
+
+# --- the page ------------------------------------------------------------------------------------
+
+def test_the_instructors_page_lists_every_chapters_questions_and_points():
+    page = (BOOK / "for_instructors.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| \[[^]]+\]\((\w+)\.ipynb\) \| (.*) \| (\d+) \|$", page, re.M)
+    stated = {chapter: ({q: int(p) for q, p in re.findall(r"`(\w+)` \((\d)\)", questions)}, int(total))
+              for chapter, questions, total in rows}
+    actual = {}
+    for path in A.chapters(BOOK):
+        exs = A.exercises(json.loads(path.read_text(encoding="utf-8")), path.stem)
+        actual[path.stem] = ({e.name: e.points for e in exs}, sum(e.points for e in exs))
+    assert stated == actual
+    for command in ("make student-book", "make assignments", "otter run -a", "results.json",
+                    "python -m tempnets.assignments grade"):
+        assert command in page
+    assert re.search(r"^## Publishing the book$", page, re.M)
