@@ -77,11 +77,21 @@ def test_dear_probes_of_a_run(small):
     probes = fb.dear_probes(r.data["fig3"])
     learned = sum(e >= 0 for e in r.data["fig3"]["epochs_to_criterion"])
     assert all(len(v) == learned for v in probes.values())
-    if learned:
-        # the training words themselves keep both pairs of each key: their decisions are right
-        assert set(fb._decision_right(fb._probe(fb._learned(r.data["fig3"]), fb.DEAR_WORDS), fb.DEAR_WORDS,
-                                      "first", "both")) == {100.0}
     assert "EDRA" in fb.dear_probe_table(r.data)
+
+
+def test_dear_probes_decode_like_the_training_criterion():
+    # The recorded networks all reached the criterion (most active output right for every
+    # word): decoding the probes' answers must then give 100% on the training words, and the
+    # decisions on them must be right too.
+    data = experiments.read_record(experiments.find_record("paper_scale/mozer-dear.json"))["data"]
+    for name in ("paper", "fig3"):
+        nets = fb._learned(data[name])
+        pred = fb._probe(nets, fb.DEAR_WORDS)
+        assert pred.shape == (nets.W_in.shape[0], 4)
+        assert set(fb._word_right(pred, fb.DEAR_WORDS)) == {100.0}
+        for side in ("first", "last"):
+            assert set(fb._decision_right(pred, fb.DEAR_WORDS, side, "both")) == {100.0}
 
 
 def test_params_round_trip(small):
