@@ -109,5 +109,5 @@ def test_search_grid_and_side_by_side_read_a_result(tiny):
                 "ours": 12.5, "verdict": "does not hold"}]
     text = mr.side_by_side(r.claims, untuned).splitlines()
     assert len(text) == 2 + len(r.claims.rows())
-    assert "12.5 (does not hold)" in next(line for line in text if line.startswith("verbs: full network learns"))
+    assert "12.5, does not hold" in next(line for line in text if line.startswith("verbs: full network learns"))
     assert text[2].startswith("delay 1: every focused run") and "  —  " in text[2]  # not in `untuned`

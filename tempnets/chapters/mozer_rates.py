@@ -320,7 +320,7 @@ def _claims(data, scale) -> claims.ClaimsTable:
               note=f"outputting zeros everywhere scores {zero:.1f}%",
               not_tested=f"outputting zeros everywhere ({zero:.1f}%) passes this check too" if vacuous else "")
     t.add(f"delay 4: the full network does better than outputting zeros ({zero:.1f}%): mean final "
-          "performance minus that control (points)", "text", round(PAPER["reproduce_delay4_mean"]["full"] - zero, 1),
+          "performance minus that baseline (points)", "text", round(PAPER["reproduce_delay4_mean"]["full"] - zero, 1),
           round(float(final4["full"].mean() - zero), 1), claims.at_least(1.0),
           expected=EXPECT["delay4-full-above-zeros"][scale], interval=intervals.mean(final4["full"] - zero),
           note=f"paper: 72.9 − {zero:.1f}, our subtraction")
@@ -378,13 +378,14 @@ def _short(statement: str, width: int) -> str:
     return statement if len(statement) <= width else statement[: width - 1] + "…"
 
 
-def side_by_side(tuned, *untuned, width: int = 58) -> str:
+def side_by_side(tuned, *untuned, width: int = 50) -> str:
     """A text table of each tuned claim beside the same claim with the chapter's fixed rates.
 
     ``tuned`` and ``untuned`` are claims tables (or their rows): the tuned table of
     ``mozer-rates`` and those of ``mozer-reproduce`` and ``mozer-verbs``.  A claim is matched
     by its statement (the tuned table's ``"verbs: "`` prefix left out); one the untuned
-    tables do not make shows "—".
+    tables do not make shows "—".  Statements are cut at ``width`` characters; the tables
+    themselves give them in full.
     """
     def rows(t):
         return t.rows() if hasattr(t, "rows") else list(t)
@@ -394,13 +395,14 @@ def side_by_side(tuned, *untuned, width: int = 58) -> str:
             return "—"
         ours = r["ours"]
         value = "nan" if ours is None or (isinstance(ours, float) and np.isnan(ours)) else f"{ours:g}"
-        return f"{value} ({r['verdict']})"
+        verdict = r["verdict"].split(":")[0].replace(" (reported)", "").replace(" at this scale", "")
+        return f"{value}, {verdict}"
 
     before = {r["statement"]: r for t in untuned for r in rows(t)}
-    lines = [f"{'claim':{width}}  {'paper':>6}  {'fixed rates':32}  tuned rates",
-             f"{'-' * width}  {'-' * 6}  {'-' * 32}  {'-' * 32}"]
+    lines = [f"{'claim':{width}}  {'paper':>6}  {'fixed rates':22}  tuned rates",
+             f"{'-' * width}  {'-' * 6}  {'-' * 22}  {'-' * 22}"]
     for r in rows(tuned):
         old = before.get(r["statement"].removeprefix("verbs: "))
         paper = "—" if r["paper"] is None else f"{r['paper']:g}"
-        lines.append(f"{_short(r['statement'], width):{width}}  {paper:>6}  {cell(old):32}  {cell(r)}")
+        lines.append(f"{_short(r['statement'], width):{width}}  {paper:>6}  {cell(old):22}  {cell(r)}")
     return "\n".join(lines)
