@@ -91,12 +91,6 @@ def test_bad_input_is_refused_naming_the_argument(call, what):
         call()
 
 
-def test_the_zero_output_control_scores_the_share_of_all_zero_targets():
-    """Delay 4: 3 input steps, 4 blank, 3 playback = 10 steps, 7 of them all-zero targets."""
-    assert mr._zeros_score(mr.V.reproduction_task(4)) == pytest.approx(70.0)
-    assert mr._zeros_score(mr.V.reproduction_task(1)) == pytest.approx(400 / 7)
-
-
 def test_search_grid_and_side_by_side_read_a_result(tiny):
     r = mr.run_rates("book", 0, progress=False)
     scores, mus, columns = mr.search_grid(r.data, "delay1", "full")
