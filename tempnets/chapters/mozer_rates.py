@@ -262,8 +262,8 @@ def _claims(data, scale) -> claims.ClaimsTable:
     sz = data["sizes"]
     tuned = data["tuned"]
     n = sz["runs"]
-    chosen = (f"chosen on the training score of {sz['select_runs']} other networks per setting "
-              f"({len(data['grid'])} settings)")
+    chosen = (f"chosen of {len(data['grid'])} settings on the training score of {sz['select_runs']} networks "
+              f"each, drawn from a seed stream of their own (not these {n} runs)")
     t = claims.ClaimsTable(f"Mozer's claims with tuned rates: {n} runs per network; {len(data['grid'])} "
                            f"settings searched per task and architecture")
     # Sequence reproduction, delay 1 (Table 3's text).
@@ -295,7 +295,7 @@ def _claims(data, scale) -> claims.ClaimsTable:
         t.add(f"delay 4: {a} runs learning perfectly", "text", PAPER["reproduce_delay4_perfect"][a], k4[a],
               claims.within(tol), expected=EXPECT["delay4-perfect"][a][scale],
               interval=intervals.count(k4[a], crit4[a].size),
-              note=f"{_setting(data, 'delay4', a)}; " + intervals.share_note(k4[a], crit4[a].size))
+              note=f"{_setting(data, 'delay4', a)}, {chosen}; " + intervals.share_note(k4[a], crit4[a].size))
     lo, hi = intervals.share_difference(k4["focused"], n, k4["full"], n)
     t.add("delay 4: focused learns perfectly more often than full (runs, difference)", "text",
           PAPER["reproduce_delay4_perfect"]["focused"] - PAPER["reproduce_delay4_perfect"]["full"],
@@ -333,7 +333,7 @@ def _claims(data, scale) -> claims.ClaimsTable:
         d = tuned["verbs"][a]
         t.add(f"verbs: {a} network learns the task: final % right (mean)", "Figure 4", None,
               round(float(np.mean(d["final"])), 1), claims.at_least(95.0), expected=EXPECT["verbs-learns"][a][scale],
-              interval=intervals.mean(d["final"]), note=_setting(data, "verbs", a))
+              interval=intervals.mean(d["final"]), note=f"{_setting(data, 'verbs', a)}, {chosen}")
     quarter = [np.asarray(tuned["verbs"][a]["performance"])[:, : len(tuned["verbs"][a]["curve_epochs"]) // 4]
                .mean(axis=1) for a in ARCHS]
     q = [round(float(np.mean(x)), 1) for x in quarter]
