@@ -488,6 +488,8 @@ def _bad_inputs():
         ("verbs-buffered-short", lambda: V.buffered(V.encode_symbols("—D—", V.TABLE1), 5), ve,
          "need at least 5 coded elements for a 5-slot buffer, got shape (3, 3)"),
         # fast_weights
+        ("fast_weights-U-shape", lambda: fw.run(net, np.zeros((2, 2)), x3, x3), ve,  # says what the shape is
+         "slow weights U must have shape (3, 3) (n_s_out, n_s_in) for interface 'per-weight', got (2, 2)"),
         ("fast_weights-U", lambda: fw.run(net, np.full(net.shape_U, np.nan), x3, x3), ve,
          "slow weights U must be finite, got nan at index (0, 0)"),
         ("fast_weights-xf", lambda: fw.run(net, U, x3, np.full((3, 3), np.nan)), ve,
@@ -530,10 +532,11 @@ def _bad_inputs():
         ("tkrnn-kernel", lambda: tkrnn.kernel([1.0, 2.0], [0.5], [1, 2]), ve,
          "weights and lambdas must be 1-D of the same length, got (2,) and (1,)"),
         # rnn_baselines
-        ("rnn_baselines-matched_hidden-n_in", lambda: rb.matched_hidden("rnn", 0, 2, 100), ve,
-         "n_in must be an integer >= 1, got 0"),
-        ("rnn_baselines-matched_hidden-n_out", lambda: rb.matched_hidden("rnn", 3, 0, 100), ve,
-         "n_out must be an integer >= 1, got 0"),
+        # (a string: a size of 0 would be refused again by n_params, with the same message)
+        ("rnn_baselines-matched_hidden-n_in", lambda: rb.matched_hidden("rnn", "3", 2, 100), ve,
+         "n_in must be an integer >= 1, got '3'"),
+        ("rnn_baselines-matched_hidden-n_out", lambda: rb.matched_hidden("rnn", 3, "2", 100), ve,
+         "n_out must be an integer >= 1, got '2'"),
         ("rnn_baselines-init", lambda: rb.rnn_init(4, 0, 5), ve, "n_hidden must be an integer >= 1, got 0"),
         ("rnn_baselines-keys", lambda: rb.rnn_loss_and_grad({"W_h": 1}, xb, tb), vt,
          "RNN params must be a dict with keys ('W_h', 'b_h', 'W_z', 'b_z'), got ['W_h']"),
@@ -545,6 +548,8 @@ def _bad_inputs():
         # sequences
         ("sequences-steps", lambda: task.steps(-1), ve, "a delay must be an integer >= 0, got -1"),
         ("sequences-make_batch", lambda: sq.make_batch(task, 0, rng=0), ve, "batch_size must be an integer >= 1, got 0"),
+        ("sequences-make_batch-delay", lambda: sq.make_batch(task, 2, rng=0, delay=2.5), ve,
+         "a delay must be an integer >= 0, got 2.5"),
         ("sequences-target", lambda: sq.recall_scores(logits, t.astype(float), m), vt,
          "target must be an array of integers, got ndarray of dtype float64"),
         ("sequences-mask", lambda: sq.recall_scores(logits, t, np.full(m.shape, np.nan)), ve,
@@ -559,6 +564,9 @@ def _bad_inputs():
         ("optim-train-weights", lambda: optim.train(lambda q: (0.0, {"a": np.zeros(1)}), {"a": np.array([np.inf])},
                                                     lambda gen: (), 2, progress=False),
          DivergenceError, "training: non-finite weights after update 1"),
+        ("optim-train-dtype", lambda: optim.train(lambda q: (0.0, {"a": np.zeros(1)}), {"a": a}, lambda gen: (), 1,
+                                                  dtype="float16", progress=False),
+         ve, "dtype must be one of ['float32', 'float64'], got 'float16'"),
         # streams
         ("streams-labels", lambda: streams.parking(5), vt, "labels must be a string of d, 1, 2, 3, b; got int"),
         ("streams-n_steps", lambda: streams.random_parking(-1, rng=0), ve, "n_steps must be an integer >= 0, got -1"),
