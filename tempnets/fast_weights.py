@@ -7,7 +7,8 @@ network ``S`` (weights ``U``, learned slowly by gradient descent) maps its input
 change at every step and serve as short-term memory.
 
 Model (both nets as in the paper's experiments: one layer, identity outputs, no
-biases, no hidden units)
+hidden units; no biases, which is ours: the paper mentions none and the solutions
+need none)
 
 .. math::
 

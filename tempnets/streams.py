@@ -22,10 +22,12 @@ Car parking (experiment 2)
     with probability 0.25 before each), then drives again.  S sees the three
     detectors and three random binary distractors (each on with probability
     0.5, from Schmidhuber's habilitation); F sees only the WHERE-IS-MY-CAR?
-    query, on with probability 0.5 at every step (reconstruction).  The target
-    is the parked slot, scored on business steps with the query on: at the
-    parking step F still reads the old weights, and while driving there is no
-    slot (reconstructions, RECONSTRUCTIONS.md §B2-B3).
+    query, on with probability 0.5 at every step.  The target is the parked
+    slot, scored on business steps with the query on.  The query rate and the
+    scored steps are our reconstruction (the book's *Reconstructions* page,
+    fast-weights section): the paper gives neither.  We score no other step
+    because at the parking step F still reads the old weights, and while the
+    owner drives there is no slot to name and S has no input that says so.
     Labels: ``d`` drive, ``1``-``3`` park in that slot, ``b`` business.
 """
 
@@ -179,7 +181,8 @@ def random_parking(n_steps: int, rng=None, p_stop: float = 0.25, p_finish: float
     p_stop, p_finish : float
         Probability, before each step, that driving stops / business ends (the paper: 0.25).
     p_query : float
-        Probability that WHERE-IS-MY-CAR? is asked at a step (reconstruction: 0.5).
+        Probability that WHERE-IS-MY-CAR? is asked at a step (our reconstruction: 0.5; the
+        paper does not say how often the question comes).
     p_distractor : float
         Probability that each random input is on (habilitation: 0.5).
     """
