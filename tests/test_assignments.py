@@ -21,8 +21,10 @@ from tempnets.bookconfig import BEGIN, END, student_code
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
-CHAPTER = "periodically_attentive_units"
-"""The chapter graded in ``make test``: the fewest code cells to run."""
+CHAPTER = "fast_weights"
+"""The chapter graded in ``make test``: as quick to grade as the quickest (one ``otter run``, about
+15 s of CPU, like periodically_attentive_units; temporal_kernels takes 27 s), and it has four
+questions, so that a wrong answer is seen to cost its own points and no others."""
 
 ALL = os.environ.get("TEMPNETS_ALL_ASSIGNMENTS") == "1"
 
