@@ -210,3 +210,63 @@ def test_the_recorded_35_bit_run_is_not_tested_where_its_control_failed():
     verdicts = [c.verdict for c in result.claims.claims]
     assert sum(v.startswith("not tested: the LSTM, the control") for v in verdicts) == 5
     assert verdicts[-1] == "inconclusive at this scale"
+
+
+def test_build_scales_every_initial_weight_and_sizes_give_each_model_its_setting():
+    task = SerialRecall(4, 3, (2, 10))
+    for name in tk.MODELS:
+        one, two = tk.build(name, task, 8, rng=3), tk.build(name, task, 8, rng=3, scale=2.0)
+        for key in ("W_h", "W_z"):
+            np.testing.assert_allclose(two[key], 2.0 * one[key], rtol=1e-15)
+    sz = dataclasses.replace(TINY, settings={"RNN": [4.0, 0.03]})
+    assert sz.setting("RNN") == (4.0, 0.03) and TINY.setting("LSTM") == (1.0, TINY.learning_rate)
+    with pytest.raises(ValueError, match="no setting for model 'LSTM'; they have RNN"):
+        sz.setting("LSTM")
+    again = tk.sizes_of({"sizes": dataclasses.asdict(sz)})  # a record's sizes keep the settings
+    assert again.setting("RNN") == (4.0, 0.03)
+
+
+def test_search_choice_takes_the_best_accuracy_then_the_lower_loss():
+    run = lambda s, lr, acc, loss: {"model": "RNN", "init_scale": s, "learning_rate": lr,  # noqa: E731
+                                    "val_string": acc, "final_loss": loss}
+    runs = [run(1.0, 0.01, 0.5, 1.0), run(1.0, 0.01, 0.7, 1.0),   # mean 0.6
+            run(2.0, 0.01, 0.9, 3.0), run(2.0, 0.01, 0.3, 3.0),   # mean 0.6, higher loss
+            run(4.0, 0.01, 0.6, None), run(4.0, 0.01, 0.6, 0.1),  # mean 0.6, one diverged
+            run(8.0, 0.03, 0.1, 0.01)]
+    c = tk.search_choice(runs, "RNN")
+    assert (c["init_scale"], c["learning_rate"], c["final_loss"]) == (1.0, 0.01, 1.0)
+    assert c["val_string"] == pytest.approx(0.6)
+    with pytest.raises(ValueError, match="no runs of 'LSTM'"):
+        tk.search_choice(runs, "LSTM")
+
+
+def test_the_search_runs_every_model_on_the_same_grid_and_rederives(tiny, monkeypatch):
+    monkeypatch.setitem(tk.SEARCH, "init_scales", (1.0, 4.0, 8.0))
+    monkeypatch.setitem(tk.SEARCH, "learning_rates", (1e-2, 3e-2))
+    r = tk.run_search("book", seed=2, progress=False)
+    runs = r.data["runs"]
+    assert len(runs) == len(tk.MODELS) * 3 * 2 * tk.SEARCH["networks"]["book"]
+    assert {x["network"] for x in runs} == {tk.SEARCH["first_network"]}  # never a compared network
+    assert {(x["init_scale"], x["learning_rate"]) for x in runs if x["model"] == "LSTM"} == \
+        {(s, lr) for s in (1.0, 4.0, 8.0) for lr in (1e-2, 3e-2)}
+    assert tk.sizes_of(r.data).settings is None  # the search starts every model from the same sizes
+    monkeypatch.setattr(tk, "train_one", lambda *a, **k: pytest.fail("trained= must not train"))
+    assert tk.run_search("book", trained=r.data).claims.rows() == r.claims.rows()
+    with pytest.raises(ValueError, match="grid.*a tk-search result"):
+        tk.run_search("book", trained={"runs": []})
+
+
+def test_the_book_settings_are_the_recorded_search_choices():
+    """TUNED (what the book-scale comparisons train with) is what the recorded search chose,
+    from networks the comparisons never use; the long-delay record predates the search."""
+    record = experiments.read_record("paper_scale/tk-search.json")
+    result = tk.run_search(record["scale"], trained=record["data"])
+    assert result.claims.rows() == record["claims"]
+    result.claims.verify()
+    for name in tk.MODELS:
+        c = tk.search_choice(record["data"]["runs"], name)
+        assert tk.SIZES["book"].setting(name) == (c["init_scale"], c["learning_rate"]), name
+        assert tk.TUNED[name] == [c["init_scale"], c["learning_rate"]]
+    assert all(r["network"] >= tk.SEARCH["first_network"] > tk.SIZES["book"].seeds
+               for r in record["data"]["runs"])
+    assert tk.SIZES["paper"].settings is None and tk.LONG_SIZES["paper"].settings is None
