@@ -3,7 +3,7 @@
 An instructor assigns a chapter's coding exercises and grades the notebooks students hand in
 with `otter-grader <https://otter-grader.readthedocs.io>`_ (the ``instructor`` extra)::
 
-    python -m tempnets.assignments build _build/assignments [--chapter NAME] [--run-tests]
+    python -m tempnets.assignments build _build/assignments [--chapter NAME]
     python -m tempnets.assignments grade AUTOGRADER_ZIP SUBMISSION.ipynb OUT_DIR
 
 ``build`` writes, for every chapter notebook in ``book/`` that has coding exercises,
@@ -277,7 +277,6 @@ def master_notebook(nb: dict, chapter: str) -> tuple[dict, list[Exercise]]:
         "generate": {"pdf": False, "show_stdout": True},
         "tests": {"files": False, "ok_format": False},
         "solutions_pdf": False,
-        "run_tests": False,
     }
     title = next((_text(c["source"]).splitlines()[0] for c in cells if c["cell_type"] == "markdown"), chapter)
     out = [_raw("# ASSIGNMENT CONFIG\n" + json.dumps(config, indent=1, ensure_ascii=False)),
@@ -342,9 +341,11 @@ def otter() -> str:
     return str(path)
 
 
-def build_chapter(notebook, out, *, run_tests: bool = False) -> dict:
+def build_chapter(notebook, out) -> dict:
     """Write ``out/<chapter>.ipynb`` (:func:`master_notebook`) and run ``otter assign`` on it (into ``out/student`` and
-    ``out/autograder``).  ``run_tests`` also has otter grade the solutions as it assigns.
+    ``out/autograder``), without otter's run of the tests on the solutions (tests/test_assignments.py
+    grades the solved notebook with ``otter run`` instead; ``otter assign`` run by hand on the
+    master notebook does it).
 
     Returns
     -------
@@ -363,7 +364,7 @@ def build_chapter(notebook, out, *, run_tests: bool = False) -> dict:
     out.mkdir(parents=True)
     # otter names the student notebook, the solved one and the zip after the master notebook.
     (out / f"{chapter}.ipynb").write_text(json.dumps(master, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    cmd = [otter(), "assign", f"{chapter}.ipynb", "."] + ([] if run_tests else ["--no-run-tests"])
+    cmd = [otter(), "assign", "--no-run-tests", f"{chapter}.ipynb", "."]
     done = subprocess.run(cmd, cwd=out, capture_output=True, text=True)
     if done.returncode:
         raise RuntimeError(f"otter assign failed for {chapter}:\n{done.stdout}\n{done.stderr}")
@@ -386,7 +387,7 @@ def chapters(book="book") -> list[Path]:
     return [p for p in sorted(Path(book).glob("*.ipynb")) if BEGIN in p.read_text(encoding="utf-8")]
 
 
-def build(out, book="book", chapter: str | None = None, *, run_tests: bool = False) -> list[dict]:
+def build(out, book="book", chapter: str | None = None) -> list[dict]:
     """Build the assignment of every chapter (or of ``chapter`` only) under ``out/<chapter>/``."""
     found = chapters(book)
     if chapter is not None:
@@ -394,14 +395,25 @@ def build(out, book="book", chapter: str | None = None, *, run_tests: bool = Fal
         if not found:
             names = ", ".join(p.stem for p in chapters(book))
             raise ValueError(f"--chapter {chapter!r} is not a chapter with coding exercises; allowed: {names}")
-    return [build_chapter(p, Path(out) / p.stem, run_tests=run_tests) for p in found]
+    return [build_chapter(p, Path(out) / p.stem) for p in found]
 
 
 def grade(autograder_zip, submission, out_dir) -> dict:
     """Grade one submitted notebook with ``otter run`` (no Docker) and return :func:`scores`.
 
     ``out_dir`` receives otter's ``results.json``.  The submission runs in this environment.
+
+    Raises
+    ------
+    ValueError
+        ``autograder_zip`` is not an existing ``.zip`` file or ``submission`` not an existing
+        ``.ipynb`` (unzip a submission otter's export cell wrote first).
+    RuntimeError
+        ``otter run`` failed (its output is in the message).
     """
+    for arg, path, suffix in (("autograder_zip", autograder_zip, ".zip"), ("submission", submission, ".ipynb")):
+        if Path(path).suffix != suffix or not Path(path).is_file():
+            raise ValueError(f"{arg} must be an existing {suffix} file, got {str(path)!r}")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     cmd = [otter(), "run", "--no-logo", "-a", str(Path(autograder_zip).resolve()), "-o", str(out_dir.resolve()),
@@ -423,7 +435,7 @@ def scores(results) -> dict:
     return out
 
 
-USAGE = ("usage: python -m tempnets.assignments build OUT [--chapter NAME] [--run-tests]\n"
+USAGE = ("usage: python -m tempnets.assignments build OUT [--chapter NAME] [--book DIR]\n"
          "       python -m tempnets.assignments grade AUTOGRADER_ZIP SUBMISSION OUT_DIR")
 
 
@@ -436,7 +448,6 @@ def main(argv=None) -> int:
     b.add_argument("out")
     b.add_argument("--chapter", default=None)
     b.add_argument("--book", default="book")
-    b.add_argument("--run-tests", action="store_true", help="have otter assign grade the solutions too")
     g = sub.add_parser("grade", help="grade one submission with otter run")
     g.add_argument("autograder_zip")
     g.add_argument("submission")
@@ -444,10 +455,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "build":
-            for r in build(args.out, args.book, args.chapter, run_tests=args.run_tests):
-                size = Path(r["zip"]).stat().st_size / 1024
-                print(f"{r['chapter']}: {len(r['questions'])} questions, {r['points']} points, "
-                      f"{r['context']}, autograder {Path(r['zip']).name} ({size:.0f} KiB)")
+            for r in build(args.out, args.book, args.chapter):
+                n = len(r["questions"])
+                print(f"{r['chapter']}: {n} question{'s' * (n != 1)}, {r['points']} point{'s' * (r['points'] != 1)}, "
+                      f"{r['context']}, autograder {Path(r['zip']).name} ({Path(r['zip']).stat().st_size} bytes)")
             return 0
         result = grade(args.autograder_zip, args.submission, args.out_dir)
     except (ValueError, FileNotFoundError, RuntimeError) as e:

@@ -170,6 +170,18 @@ def test_an_unknown_chapter_is_a_one_line_error(capsys, tmp_path):
     assert err.count("\n") == 1 and "--chapter 'nope'" in err and CHAPTER in err
 
 
+@pytest.mark.parametrize("args, message", [
+    (("missing.zip", "nb.ipynb"), "autograder_zip must be an existing .zip file, got 'missing.zip'"),
+    (("ag.zip", "nb.zip"), "submission must be an existing .ipynb file, got 'nb.zip'"),
+])
+def test_grading_refuses_a_wrong_file_in_one_line(args, message, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    for name in ("ag.zip", "nb.ipynb", "nb.zip"):
+        (tmp_path / name).write_text("")
+    assert A.main(["grade", *args, "out"]) == 1
+    assert capsys.readouterr().err == f"error: {message}\n"
+
+
 def test_scores_reads_one_score_per_question():
     results = {"tests": [{"name": "Public Tests", "status": "passed"},
                          {"name": "a", "score": 2, "max_score": 2}, {"name": "b", "score": 0, "max_score": 1}]}
