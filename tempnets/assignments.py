@@ -255,9 +255,10 @@ def _test_cell(ex: Exercise) -> dict:
 def master_notebook(nb: dict, chapter: str) -> tuple[dict, list[Exercise]]:
     """The Otter Assign master notebook of a chapter, and its exercises.
 
-    The chapter's cells are copied in order, without outputs: the title cell, the context cells
+    After otter's configuration and a title (the chapter's first heading, the questions and
+    their points), the chapter's cells are copied in order, without outputs: the context cells
     (:func:`context_cells`) and, for each coding exercise, a question block (its prompt as
-    markdown, its code cell as in the chapter, its self-check as the test).  Each copied cell
+    markdown, its code cell as in the chapter as the solution, its self-check as the test).  Each copied cell
     keeps its ``id``; the new cells get ``assignment-<n>``.
 
     Raises
