@@ -194,8 +194,10 @@ def wrong_notebook(solved: Path, chapter: str, out: Path) -> tuple[str, Path]:
     """The solved notebook with one typical wrong answer (:data:`WRONG`); returns its question."""
     question, right, slip = WRONG[chapter]
     nb = json.loads(solved.read_text(encoding="utf-8"))
-    hits = [c for c in nb["cells"] if c["cell_type"] == "code" and right in "".join(c["source"])]
-    assert len(hits) == 1, f"{chapter}: the solution line {right!r} of {question} is in {len(hits)} cells: update WRONG"
+    # Only in otter's solution cells: a context cell may hold the same line (checking_our_work does).
+    hits = [c for c in nb["cells"] if "otter_assign_solution_cell" in c["metadata"].get("tags", [])
+            and right in "".join(c["source"])]
+    assert len(hits) == 1, f"{chapter}: the solution line {right!r} of {question} is in {len(hits)} answer cells: update WRONG"
     hits[0]["source"] = "".join(hits[0]["source"]).replace(right, slip)
     out.write_text(json.dumps(nb), encoding="utf-8")
     return question, out
