@@ -164,6 +164,9 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment("tk-long-delays",
                "Sutskever & Hinton §1: the 6-bit serial-recall task trained on delays 2-50, tested up to 100",
                "tempnets.chapters.temporal_kernels:run_long_delays"),
+    Experiment("tk-search",
+               "Sutskever & Hinton, the TKRNN chapter: one search over initial scale x learning rate for RNN, TKRNN, TKRNN+2 and LSTM",
+               "tempnets.chapters.temporal_kernels:run_search"),
 )
 
 

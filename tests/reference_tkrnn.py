@@ -12,7 +12,7 @@ from tempnets import tkrnn
 
 
 def unrolled_forward(params, x):
-    """``(y, logits, v)``: hidden (T, B, H), logits (T, B, O), senders v_t = [y_t, x_t] tiled (T, B, N)."""
+    """``(y, logits, v)``: hidden (T, B, H), logits (T, B, O), senders u_t = [y_t, x_t] tiled (T, B, N)."""
     I, H, O, n = tkrnn._shapes(params)
     la = tkrnn.lam(params).ravel()
     T, B, _ = x.shape
