@@ -37,15 +37,6 @@ CHAPTERS = {  # notebook stem -> the label of its section on the page
     "temporal_kernels": "reconstructions-temporal-kernels",
 }
 
-# Files that still name the internal notes while their owners rewrite them (issue 22). Each is
-# checked like every other file but expected to fail until then; empty this set (making the test
-# strict for every file) once they are done.
-PENDING = {
-    "book/fast_weights.ipynb", "book/temporal_kernels.ipynb",
-    "tempnets/streams.py", "tempnets/optim.py", "tempnets/tkrnn.py", "tempnets/sequences.py",
-    "tempnets/verbs.py", "tempnets/grammars.py",
-    "tempnets/chapters/temporal_kernels.py", "tempnets/chapters/graded_state_machines.py",
-}
 
 LABEL = re.compile(r"^\((reconstructions(?:-[a-z0-9]+)*)\)=\s*$", re.M)
 MENTION = re.compile(r"reconstructions(?:-[a-z0-9]+)+")
@@ -135,17 +126,12 @@ def test_every_place_a_reader_sees_is_scanned():
                  *(f"book/{stem}.ipynb" for stem in CHAPTERS)):
         assert must in files, must
     assert any(f.startswith("book/paper_scale/") and f.endswith(".json") for f in files)
-    assert PENDING <= files, sorted(PENDING - files)
 
 
 # ----------------------------------------------------------------------------- nothing points outside
 
-@pytest.mark.parametrize("path", [
-    pytest.param(p, id=p.relative_to(ROOT).as_posix(),
-                 marks=[pytest.mark.xfail(strict=False, reason="still names the internal notes; "
-                                          "its owner is rewriting it (issue 22)")]
-                 if p.relative_to(ROOT).as_posix() in PENDING else [])
-    for p in scanned_files()])
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.relative_to(ROOT).as_posix())
+                                  for p in scanned_files()])
 def test_nothing_sends_a_reader_outside_the_repository(path):
     try:
         text = path.read_text(encoding="utf-8")
@@ -190,8 +176,6 @@ def test_every_label_referred_to_exists_on_the_page():
                          + "; ".join(f"{k} (in {', '.join(v)})" for k, v in sorted(missing.items())))
 
 
-@pytest.mark.xfail(strict=False, reason="the chapters' Fidelity notes are being linked to the page "
-                                        "by the chapters' owners (issue 22); make strict when done")
 @pytest.mark.parametrize("stem", list(CHAPTERS))
 def test_each_fidelity_note_links_its_section_of_the_page(stem):
     section = fidelity_section(markdown_of(ROOT / "book" / f"{stem}.ipynb"))
