@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 # the kernel's inline backend and the built pages lose their figures.)
 RUN    := TEMPNETS_PROGRESS=0
 
-.PHONY: test book student-book bench clean
+.PHONY: test book student-book bench clean assignments test-assignments
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; v = sys.version_info; sys.exit(0 if v >= (3, 10) else "Python 3.10+ is needed, $(PYTHON) is %d.%d" % v[:2])'
@@ -39,6 +39,15 @@ student-book: book
 	mv _build/student-work/_build/html _build/student
 	rm -rf _build/student-work _build/student-src _build/student-config.yml
 	@echo "Open _build/student/index.html"
+
+# Otter-grader assignments from the chapters' coding exercises (book/for_instructors.md):
+# _build/assignments/<chapter>/ (student notebook, solved notebook, autograder zip).
+assignments: $(STAMP)
+	$(BIN)/python -m tempnets.assignments build _build/assignments
+
+# Every chapter's assignment graded for real (solved, untouched, one wrong answer); make test grades one.
+test-assignments: $(STAMP)
+	TEMPNETS_ALL_ASSIGNMENTS=1 $(RUN) $(BIN)/python -m pytest tests/test_assignments.py
 
 # One script per engine (benchmarks/bench_*.py), each printing its lines.
 bench: $(STAMP)

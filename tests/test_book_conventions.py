@@ -95,6 +95,24 @@ def test_every_cell_has_an_id(path):
     assert len(set(ids)) == len(ids), f"{path.name}: repeated cell ids"
 
 
+BINDER_ONLY = re.compile(r"(?:^|[.!?]\s+)In\s+Binder\b")
+
+
+@by_notebook
+def test_no_instruction_assumes_binder(path):
+    """The student edition has no launch buttons: a sentence that tells the reader what to do
+    "In Binder" is false there; say "running the notebook yourself (in Binder or on your
+    machine)" instead."""
+    bad = [i for i, c in enumerate(cells(path)) if c["cell_type"] == "markdown"
+           and BINDER_ONLY.search(text(c))]
+    assert not bad, f"{path.name}: cells {bad} give instructions for Binder only"
+
+
+def test_binder_only_instructions_are_found():
+    assert BINDER_ONLY.search("The static book shows *explain*. In Binder, try verbs")
+    assert not BINDER_ONLY.search("Running the notebook yourself (in Binder or on your machine), try")
+
+
 @by_notebook
 def test_chapter_opens_with_objectives_prerequisites_and_runtime(path):
     first = cells(path)[0]
