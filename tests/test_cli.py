@@ -254,3 +254,27 @@ def test_rederive_command_prints_the_table_and_names_a_broken_record(tmp_path, c
     bad.write_text('{"id": "gsm-reber-count", "sca')
     assert main(["rederive", str(bad)]) == 2
     assert capsys.readouterr().err.startswith(f"error: {bad}: not an experiment record")
+
+
+def test_ctrl_c_does_not_wait_for_workers_still_computing(tmp_path):
+    """Issue 21, item 7: after Ctrl-C with --jobs 2, the process waited for the worker threads to
+    finish the kernels they were in (71 s). A worker here sleeps 60 s (as a compiled kernel would
+    compute, without the GIL); the interrupted command must still end at once, with exit 130."""
+    import time
+
+    script = tmp_path / "interrupted.py"
+    script.write_text(
+        "import concurrent.futures, time\n"
+        "from tempnets import experiments\n"
+        "from tempnets.__main__ import _exit, main\n"
+        "def runner(**kwargs):\n"
+        "    pool = concurrent.futures.ThreadPoolExecutor(1)\n"
+        "    pool.submit(time.sleep, 60)\n"
+        "    raise KeyboardInterrupt\n"
+        "experiments.Experiment.runner = lambda self: runner\n"
+        "_exit(main(['reproduce', 'gsm-reber-count', '--out', r'%s']))\n" % (tmp_path / "r.json"))
+    start = time.perf_counter()
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 130, run.stderr
+    assert time.perf_counter() - start < 30, "the interrupted command waited for its worker"
+    assert run.stderr.splitlines()[-1] == "interrupted: nothing was written (an earlier record is unchanged)"
