@@ -30,7 +30,7 @@ import numpy as np
 
 from .random import as_generator, perturbed
 from .checks import array, count, real
-from .tkrnn import _logistic, check_batch, dtype_of, softmax_xent
+from .tkrnn import _logistic, softmax_xent, weights_and_batch
 
 __all__ = ["rnn_init", "rnn_forward", "rnn_loss_and_grad", "lstm_init", "lstm_forward",
            "lstm_loss_and_grad", "n_params", "matched_hidden"]
@@ -121,12 +121,6 @@ def _step_inputs(x, H):
     return inp
 
 
-def _arrays(params):
-    """The four weight arrays in the precision of the parameters (:func:`tkrnn.dtype_of`)."""
-    dt = dtype_of(params)
-    return tuple(np.asarray(params[k], dt) for k in PARAM_NAMES)
-
-
 def _rnn_forward(W_h, b_h, W_z, b_z, x):
     T, B, I = x.shape
     H = W_h.shape[0]
@@ -145,16 +139,15 @@ def _rnn_forward(W_h, b_h, W_z, b_z, x):
 def rnn_forward(params, x, return_states=False):
     """Logits ``(T, B, O)`` of eqs. 1-2 (and hidden states ``(T, B, H)`` with ``return_states``)."""
     I, H, O = _shapes(params, 1, "RNN")
-    x, _, _ = check_batch(x, n_in=I, dtype=dtype_of(params))
-    inp, _, logits = _rnn_forward(*_arrays(params), x)
+    weights, (x, _, _) = weights_and_batch(params, x, n_in=I)
+    inp, _, logits = _rnn_forward(*weights, x)
     return (logits, inp[1:, :, :H]) if return_states else logits
 
 
 def rnn_loss_and_grad(params, x, target, mask=None):
     """Cross-entropy over masked steps / B and its gradient by BPTT."""
     I, H, O = _shapes(params, 1, "RNN")
-    x, target, mask = check_batch(x, target, mask, n_in=I, n_out=O, dtype=dtype_of(params))
-    W_h, b_h, W_z, b_z = _arrays(params)
+    (W_h, b_h, W_z, b_z), (x, target, mask) = weights_and_batch(params, x, target, mask, I, O)
     inp, v, logits = _rnn_forward(W_h, b_h, W_z, b_z, x)
     loss, do = softmax_xent(logits, target, mask)
     T, B, _ = x.shape
@@ -210,16 +203,15 @@ def _lstm_forward(W_h, b_h, W_z, b_z, x):
 def lstm_forward(params, x, return_states=False):
     """Logits ``(T, B, O)`` (and ``(h, c)``, each ``(T, B, H)``, with ``return_states``)."""
     I, H, O = _shapes(params, 4, "LSTM")
-    x, _, _ = check_batch(x, n_in=I, dtype=dtype_of(params))
-    inp, _, c, _, logits = _lstm_forward(*_arrays(params), x)
+    weights, (x, _, _) = weights_and_batch(params, x, n_in=I)
+    inp, _, c, _, logits = _lstm_forward(*weights, x)
     return (logits, inp[1:, :, :H], c[1:]) if return_states else logits
 
 
 def lstm_loss_and_grad(params, x, target, mask=None):
     """Cross-entropy over masked steps / B and its gradient by BPTT."""
     I, H, O = _shapes(params, 4, "LSTM")
-    x, target, mask = check_batch(x, target, mask, n_in=I, n_out=O, dtype=dtype_of(params))
-    W_h, b_h, W_z, b_z = _arrays(params)
+    (W_h, b_h, W_z, b_z), (x, target, mask) = weights_and_batch(params, x, target, mask, I, O)
     inp, hx, c, gates, logits = _lstm_forward(W_h, b_h, W_z, b_z, x)
     loss, do = softmax_xent(logits, target, mask)
     T, B, _ = x.shape

@@ -315,9 +315,13 @@ def _backward(W_h, W_z, la, K, y, dlogits, n):
             "b_z": dlogits.sum(axis=(0, 1)), "theta": dlam * la * (1.0 - la)}
 
 
-def _arrays(params):
+def weights_and_batch(params, x, target=None, mask=None, n_in=None, n_out=None):
+    """``((W_h, b_h, W_z, b_z), (x, target, mask))``: the weights every serial-recall model has
+    and the checked batch (:func:`check_batch`), all in the precision of ``params``
+    (:func:`dtype_of`)."""
     dt = dtype_of(params)
-    return tuple(np.asarray(params[k], dtype=dt) for k in ("W_h", "b_h", "W_z", "b_z"))
+    batch = check_batch(x, target, mask, n_in=n_in, n_out=n_out, dtype=dt)
+    return tuple(np.asarray(params[k], dtype=dt) for k in ("W_h", "b_h", "W_z", "b_z")), batch
 
 
 def tkrnn_forward(params, x, return_states: bool = False):
@@ -339,8 +343,7 @@ def tkrnn_forward(params, x, return_states: bool = False):
         Pre-softmax outputs; ``(logits, y, K)`` with ``return_states``.
     """
     I, H, O, n = _shapes(params)
-    x, _, _ = check_batch(x, n_in=I, dtype=dtype_of(params))
-    W_h, b_h, W_z, b_z = _arrays(params)
+    (W_h, b_h, W_z, b_z), (x, _, _) = weights_and_batch(params, x, n_in=I)
     K, y, logits = _forward(W_h, b_h, W_z, b_z, lam(params).ravel().astype(x.dtype), x, n)
     return (logits, y, K) if return_states else logits
 
@@ -352,8 +355,7 @@ def tkrnn_loss_and_grad(params, x, target, mask=None):
     with respect to ``theta`` includes the chain factor ``λ(1 - λ)``.
     """
     I, H, O, n = _shapes(params)
-    x, target, mask = check_batch(x, target, mask, n_in=I, n_out=O, dtype=dtype_of(params))
-    W_h, b_h, W_z, b_z = _arrays(params)
+    (W_h, b_h, W_z, b_z), (x, target, mask) = weights_and_batch(params, x, target, mask, I, O)
     la = lam(params).ravel().astype(x.dtype)
     K, y, logits = _forward(W_h, b_h, W_z, b_z, la, x, n)
     loss, dlogits = softmax_xent(logits, target, mask)
