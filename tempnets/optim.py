@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import dataclasses
+import hashlib
 import math
 import time
 from dataclasses import dataclass, field
@@ -192,10 +194,22 @@ PRECISIONS = {"float64": np.float64, "float32": np.float32}
 """The precisions :func:`train` trains in (``dtype=``)."""
 
 
+def _made_from(params: dict, gen, n_steps, config, dtype, eval_every) -> dict:
+    """What a training run is determined by (with ``loss_and_grad``, ``sample`` and
+    ``evaluate``): a checkpoint saved by a run that differs in any of it is refused."""
+    h = hashlib.sha256()
+    for k in sorted(params):
+        h.update(f"{k}{params[k].shape}{params[k].dtype}".encode())
+        h.update(np.ascontiguousarray(params[k]).tobytes())
+    return {"n_steps": n_steps, "config": dataclasses.asdict(config), "dtype": dtype,
+            "eval_every": eval_every, "initial weights (sha256)": h.hexdigest()[:16],
+            "rng (sha256)": hashlib.sha256(repr(gen.bit_generator.state).encode()).hexdigest()[:16]}
+
+
 def train(loss_and_grad: Callable, params: dict, sample: Callable, n_steps: int, *,
           config: OptimConfig = OptimConfig(), rng=None, evaluate: Callable | None = None,
           eval_every: int = 0, progress: bool | None = None, desc: str = "training",
-          dtype: str = "float64"):
+          dtype: str = "float64", checkpoint=None, checkpoint_key: str = "training"):
     """Train ``params`` for ``n_steps`` Adam updates on minibatches from ``sample(rng)``.
 
     Parameters
@@ -220,6 +234,16 @@ def train(loss_and_grad: Callable, params: dict, sample: Callable, n_steps: int,
         The precision of the weights, the optimiser's state and every computation of
         ``loss_and_grad`` (the models compute in their parameters' dtype). float32 is
         about twice as fast; gradient checks stay in float64.
+    checkpoint : tempnets.checkpoint.Checkpoint, optional
+        Where to save the run's state (weights, Adam's state, the state of ``rng``, the
+        history, the update count) under ``checkpoint_key``, at least every
+        ``checkpoint.every_seconds``; a run that finds a state saved under that key by the
+        same training (same initial weights, ``rng``, ``n_steps``, ``config``, ``dtype``,
+        ``eval_every``) continues from it, and ends with the same bits as a run never
+        interrupted.  ``sample`` must draw from ``rng`` only, and ``evaluate`` must not
+        depend on earlier calls.  The history's ``seconds`` then counts every session.
+    checkpoint_key : str
+        The key of this run in ``checkpoint`` (letters, digits, ``_ . + -``).
 
     Returns
     -------
@@ -238,10 +262,19 @@ def train(loss_and_grad: Callable, params: dict, sample: Callable, n_steps: int,
     params = {k: np.array(v, dtype=PRECISIONS[dtype]) for k, v in params.items()}
     state = adam_init(params)
     hist = TrainHistory()
+    done = 0
+    if checkpoint is not None:
+        made_from = _made_from(params, gen, n_steps, config, dtype, eval_every)
+        saved = checkpoint.load(checkpoint_key, made_from)
+        if saved is not None:
+            params, state, hist, done = _restored(saved, gen)
     start = time.perf_counter()
+    earlier = hist.seconds
+    last_save, last_step = start, done
     with one_blas_thread(), keep_freed_memory(), \
             progress_bar(n_steps, desc, progress, unit="updates") as bar:
-        for step in range(1, n_steps + 1):
+        bar.update(done)
+        for step in range(done + 1, n_steps + 1):
             loss, grads = loss_and_grad(params, *sample(gen))
             norm = _clip_in_place(grads, config.clip_norm)  # (grads are this update's own arrays)
             if not (math.isfinite(loss) and math.isfinite(norm)):
@@ -256,5 +289,19 @@ def train(loss_and_grad: Callable, params: dict, sample: Callable, n_steps: int,
                 hist.eval_steps.append(step)
                 hist.evals.append(evaluate(params))
             bar.update(1)
-    hist.seconds = time.perf_counter() - start
+            if (checkpoint is not None and step < n_steps
+                    and checkpoint.due(time.perf_counter() - last_save, step - last_step)):
+                hist.seconds = earlier + time.perf_counter() - start
+                checkpoint.save(checkpoint_key, {
+                    "step": step, "params": params, "adam": state,
+                    "rng": gen.bit_generator.state, "history": dataclasses.asdict(hist)}, made_from)
+                last_save, last_step = time.perf_counter(), step
+    hist.seconds = earlier + time.perf_counter() - start
     return params, hist
+
+
+def _restored(saved: dict, gen):
+    """``(params, Adam state, history, step)`` of a state :func:`train` saved, with ``gen``
+    set to where it was (pickling kept every array's dtype and bits)."""
+    gen.bit_generator.state = saved["rng"]
+    return saved["params"], saved["adam"], TrainHistory(**saved["history"]), saved["step"]

@@ -1,0 +1,130 @@
+"""Issue 23, item 4: runs that survive interruption.
+
+A run interrupted (Ctrl-C) and resumed from its checkpoint must end with the same bits as a
+run never interrupted: :func:`tempnets.optim.train` first, then a whole ``python -m tempnets
+reproduce tk-serial-recall`` interrupted by SIGINT in a subprocess and resumed.
+"""
+
+import os
+import pickle
+
+import numpy as np
+import pytest
+
+from tempnets import optim, rnn_baselines, sequences, tkrnn
+from tempnets.checkpoint import IDENTITY, check_checkpoint, open_checkpoint
+
+TASK = sequences.SerialRecall(4, 2, (1, 4))
+
+
+class Interrupt:
+    """``sample`` that raises KeyboardInterrupt (as Ctrl-C would) when asked for batch ``at``."""
+
+    def __init__(self, at):
+        self.at, self.calls = at, 0
+
+    def __call__(self, gen):
+        self.calls += 1
+        if self.calls == self.at:
+            raise KeyboardInterrupt
+        return sequences.make_batch(TASK, 8, rng=gen)[:3]
+
+
+def _train(model, dtype, sample=None, n=30, checkpoint=None, **kw):
+    init, loss_and_grad = {
+        "tkrnn+2": (lambda: tkrnn.init_params(TASK.n_in, 8, TASK.n_out, 2, rng=0), tkrnn.tkrnn_loss_and_grad),
+        "lstm": (lambda: rnn_baselines.lstm_init(TASK.n_in, 6, TASK.n_out, rng=0), rnn_baselines.lstm_loss_and_grad),
+    }[model]
+    fwd = tkrnn.tkrnn_forward if model.startswith("tk") else rnn_baselines.lstm_forward
+    vx, vt, vm, _, _ = sequences.make_batch(TASK, 16, rng=99)
+    return optim.train(loss_and_grad, init(), sample or Interrupt(0), n,
+                       config=optim.OptimConfig(learning_rate=3e-2), rng=np.random.default_rng(5),
+                       evaluate=lambda p: sequences.recall_scores(fwd(p, vx), vt, vm)["symbol"],
+                       eval_every=4, progress=False, dtype=dtype, checkpoint=checkpoint, **kw)
+
+
+def _same_run(a, b):
+    (pa, ha), (pb, hb) = a, b
+    assert sorted(pa) == sorted(pb)
+    for k in pa:
+        assert pa[k].dtype == pb[k].dtype and np.array_equal(pa[k], pb[k]), k
+    for f in ("loss", "grad_norm", "eval_steps", "evals"):  # seconds: wall time, not compared
+        assert getattr(ha, f) == getattr(hb, f), f
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("model", ["tkrnn+2", "lstm"])
+def test_train_interrupted_then_resumed_gives_the_same_bits(model, dtype, tmp_path):
+    whole = _train(model, dtype)
+    ck = open_checkpoint(tmp_path / "ck", {"test": 1}, every_seconds=0.0)
+    with pytest.raises(KeyboardInterrupt):
+        _train(model, dtype, Interrupt(at=11), checkpoint=ck)  # the state after update 10 is saved
+    assert ck.keys() == ["training"]
+    resumed = _train(model, dtype, checkpoint=ck)
+    _same_run(resumed, whole)
+    assert resumed[1].seconds > 0
+
+
+def test_train_resumes_from_the_last_save_and_replays_what_came_after(tmp_path):
+    """Saved every 7 updates, interrupted at update 20: updates 15-19 are computed again, from
+    the batch generator's state after update 14."""
+    whole = _train("tkrnn+2", "float64")
+    ck = open_checkpoint(tmp_path / "ck", {"test": 1}, every_seconds=1e9, every_updates=7)
+    with pytest.raises(KeyboardInterrupt):
+        _train("tkrnn+2", "float64", Interrupt(at=20), checkpoint=ck)
+    with open(tmp_path / "ck" / "training.pkl", "rb") as fh:
+        assert pickle.load(fh)["value"]["step"] == 14
+    counted = Interrupt(0)
+    _same_run(_train("tkrnn+2", "float64", counted, checkpoint=ck), whole)
+    assert counted.calls == 30 - 14
+
+
+def test_a_checkpoint_of_another_training_is_refused(tmp_path):
+    ck = open_checkpoint(tmp_path / "ck", {"test": 1}, every_seconds=0.0)
+    with pytest.raises(KeyboardInterrupt):
+        _train("tkrnn+2", "float64", Interrupt(at=5), checkpoint=ck)
+    with pytest.raises(ValueError, match=r"was made from something else: n_steps 30 \(this run: 40\)"):
+        _train("tkrnn+2", "float64", n=40, checkpoint=ck)
+    with pytest.raises(ValueError, match=r"dtype 'float64' \(this run: 'float32'\)"):
+        _train("tkrnn+2", "float32", checkpoint=ck)
+    _same_run(_train("lstm", "float64", checkpoint=ck, checkpoint_key="other"), _train("lstm", "float64"))
+
+
+# ----------------------------------------------------------------------------- the directory
+
+def test_saves_are_atomic_and_a_broken_file_is_named(tmp_path, monkeypatch):
+    ck = open_checkpoint(tmp_path / "ck", {"run": 1})
+    ck.save("a", [1, 2])
+
+    def interrupted(fd):  # Ctrl-C while the new value is being written
+        raise KeyboardInterrupt
+    with monkeypatch.context() as m, pytest.raises(KeyboardInterrupt):
+        m.setattr(os, "fsync", interrupted)
+        ck.save("a", [3, 4])
+    assert ck.load("a") == [1, 2]  # the earlier value, whole
+    assert sorted(p.name for p in (tmp_path / "ck").iterdir()) == ["a.pkl", IDENTITY, "session-0"]
+    assert ck.load("b") is None
+    (tmp_path / "ck" / "a.pkl").write_bytes(b"\x80\x05garbage")
+    with pytest.raises(ValueError, match=r"a.pkl cannot be read .*remove it to redo that part"):
+        ck.load("a")
+    with pytest.raises(ValueError, match=r"checkpoint key must be letters, digits and _ . \+ -, got '../x'"):
+        ck.save("../x", 1)
+    assert pickle.loads(pickle.dumps(ck)) == ck  # it travels to worker processes
+
+
+def test_a_checkpoint_of_another_run_is_refused(tmp_path):
+    where = tmp_path / "ck"
+    ident = {"experiment": "tk-serial-recall", "scale": "book", "seed": 0}
+    ck = open_checkpoint(where, ident)
+    with pytest.raises(ValueError, match=r"nothing to resume: .*nope holds no checkpoint"):
+        check_checkpoint(tmp_path / "nope", ident, resume=True)
+    open_checkpoint(where, ident)  # nothing saved yet: a fresh start may reuse it
+    ck.save("x", 1)
+    with pytest.raises(ValueError, match=r"holds the checkpoint of an interrupted run \(1 saved part\(s\)\); "
+                                         "continue it with --resume"):
+        open_checkpoint(where, ident)
+    with pytest.raises(ValueError, match=r"checkpoint of another run or code: scale 'book' \(this run: "
+                                         r"'paper'\); seed 0 \(this run: 1\); resume with the same"):
+        open_checkpoint(where, {**ident, "scale": "paper", "seed": 1}, resume=True)
+    again = open_checkpoint(where, ident, resume=True)
+    assert again.session == 1 and again.load("x") == 1 and again.earlier_seconds() >= 0
