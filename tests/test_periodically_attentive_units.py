@@ -7,7 +7,7 @@ import pytest
 
 from tempnets.chapters import periodically_attentive_units as pa
 from tempnets.claims import ClaimsTable
-from tempnets.experiments import Result
+from tempnets.experiments import Result, outcome_counts
 from tempnets.grammars import embedded_reber, n_letters, reber
 from tempnets.training import TrainConfig, train_online
 
@@ -346,29 +346,116 @@ def test_expect_names_every_claim_at_both_scales():
         pa._expect("pa-8.4", "book")("no such claim")
 
 
-def test_a_claim_about_what_nothing_learned_is_not_tested():
-    """A claim is left out (robustness counts it as 'not tested') when the condition it
-    contrasts with, or the one whose learning it is about, decisively fails the final symbol."""
+def _untested(table, statement_start: str) -> list:
+    """The claims of ``table`` whose statement starts with ``statement_start``, each checked to
+    be shown as not tested and not asserted."""
+    found = [c for c in table.claims if c.statement.startswith(statement_start)]
+    assert found, f"no claim starting {statement_start!r}"
+    for c in found:
+        assert c.not_tested and c.verdict == f"not tested: {c.not_tested}"
+        assert c.holds is None and c.expected is None and c.as_expected
+    return found
+
+
+def test_a_claim_about_what_nothing_learned_is_a_row_shown_as_not_tested():
+    """A claim stays in the table, shown as "not tested: why" and never asserted, when the
+    condition it contrasts with, or the one whose learning it is about, decisively fails the
+    final symbol; the statements, and so the rows robustness counts, are the same either way."""
     sz = pa.Sizes(2, 400, 200, 50)
     assert pa._fails_final([0.0, 1.0]) and not pa._fails_final([0.0, 99.0])
     assert not pa._fails_final([28.0, 35.0])  # the interval reaches above 30%: undecided
+    assert pa._failing([28.0, 35.0], "x") == "" and "x fail the final symbol (mean 0.5%" in pa._failing([0.0, 1.0], "x")
     both = pa._framing_claims(np.array([99.0, 100.0]), np.array([0.0, 1.0]), sz)
-    assert len(both.claims) == 2 and "not tested" not in both.title
-    alone = pa._framing_claims(np.array([0.0, 0.5]), np.array([0.0, 1.0]), sz)
-    assert len(alone.claims) == 1 and "not tested: the inner B and E" in alone.title
+    assert not any(c.not_tested for c in both.claims) and both.claims[1].expected is True
+    # with the inner B and E the networks learn (the claim would fail if it were asserted), but
+    # the thesis's framing fails too: the row says so and verify() passes
+    alone = pa._framing_claims(np.array([0.0, 0.5]), np.array([90.0, 95.0]), sz)
+    assert [c.statement for c in alone.claims] == [c.statement for c in both.claims]
+    assert alone.title == both.title  # nothing is said in the title any more
+    [c] = _untested(alone, "with the inner B and E")
+    assert "BPTT(5,1) networks fail the final symbol in the thesis's framing too (mean 0.2%" in c.not_tested
+    assert c.ours == 92.5 and "not tested: the BPTT(5,1)" in alone._repr_html_()
+    alone.verify()
+    # Figures 8.2-8.3: BPTT(4,1) fails on the original test but does well on long strings
+    # (impossible, so a claim asserted there would come out wrong): not tested, not asserted
     trained = {"experiment": "pa-8.2-8.3", "scale": "book", "seed": 0, "sizes": sz.__dict__}
-    for h, f0 in ((4, [0.0, 0.2]), (5, [99.0, 100.0])):
-        trained[f"BPTT({h},1)"] = {k: {"embed": [100.0, 100.0], "final": list(f0)}
+    for h, f0, long in ((4, [0.0, 0.2], [95.0, 99.0]), (5, [99.0, 100.0], [60.0, 70.0])):
+        trained[f"BPTT({h},1)"] = {k: {"embed": [100.0, 100.0], "final": f0 if k == "original" else long}
                                    for k in ("original", "len>=50", "len>=300")}
     r = pa.run_fig8_2_8_3("book", 0, trained=trained)
-    assert [c.statement[:9] for c in r.claims.claims] == ["BPTT(5,1)", "some BPTT"]
-    assert "not tested: BPTT(4,1) on long strings" in r.claims.title
+    assert [c.statement[:9] for c in r.claims.claims] == ["BPTT(4,1)", "some BPTT", "BPTT(5,1)", "some BPTT"]
+    assert "not tested" not in r.claims.title
+    untested = _untested(r.claims, "BPTT(4,1) keeps") + _untested(r.claims, "some BPTT(4,1)")
+    assert all("BPTT(4,1) networks fail the final symbol on the original test" in c.not_tested
+               for c in untested)
+    assert not any(c.not_tested for c in r.claims.claims[2:])
+    r.claims.verify()
+    counts = outcome_counts([r.claims.rows()])
+    assert [counts[c.statement] for c in untested] == [{"not tested": 1}] * 2
+
+
+def test_figure_5_2_on_networks_that_never_learned_the_final_symbol_is_not_tested():
+    sz = pa.Sizes(2, 400, 200, 50)
+    data = {"experiment": "pa-5.2", "scale": "book", "seed": 0, "sizes": sz.__dict__,
+            "embed": {k: [100.0, 100.0] for k in ("original", "len>=50", "len>=300")},
+            "test_stats": {"len>=50": {}, "len>=300": {}}}
+    learned = pa.run_fig5_2("book", 0, trained=dict(data, final={
+        "original": [90.0, 95.0], "len>=50": [40.0, 50.0], "len>=300": [40.0, 50.0]})).claims
+    assert not any(c.not_tested for c in learned.claims) and len(learned.claims) == 3
+    # best final 95% on strings >= 300 letters would fail "no better than chance" if asserted
+    failed = pa.run_fig5_2("book", 0, trained=dict(data, final={
+        "original": [0.0, 1.0], "len>=50": [0.0, 1.0], "len>=300": [0.0, 95.0]})).claims
+    assert [c.statement for c in failed.claims] == [c.statement for c in learned.claims]
+    _untested(failed, "final falls")
+    [c] = _untested(failed, "on strings >= 300 letters")
+    assert c.ours == 95.0 and "the PA networks fail the final symbol on the original test" in c.not_tested
+    assert not failed.claims[0].not_tested
+    failed.verify()
+
+
+def test_figures_4_3_to_4_5_without_a_good_pa_network_are_not_tested(tiny):
+    import copy
+
+    r42 = pa.run_fig4_2(scale="book", seed=0, progress=False)
+    statements = [c.statement for c in r42.claims.claims]
+    assert len(statements) == 9
+    for final, tested in ((100.0, True), (0.0, False)):  # every PA network ends at `final`%
+        data = copy.deepcopy(r42.data)
+        curves = data["runs"]["PA"]["scores"]["original"]["final"]
+        data["runs"]["PA"]["scores"]["original"]["final"] = [[final] * len(c) for c in curves]
+        t = pa.run_fig4_2(scale="book", seed=0, progress=False, trained=data).claims
+        assert [c.statement for c in t.claims] == statements and "not tested" not in t.title
+        if tested:
+            assert not any(c.not_tested for c in t.claims)
+            assert t.claims[7].ours == 100.0 and t.claims[7].expected is None  # EXPECT: book None
+            assert t.claims[8].expected is False  # EXPECT: book False
+        else:
+            [fig43] = _untested(t, "the PA networks that end above 50%")
+            [ind] = _untested(t, "the best PA network carries")
+            assert fig43.ours is None and fig43.interval is None
+            assert fig43.not_tested == ind.not_tested == "no PA network ends above 50% final"
+            assert not any(c.not_tested for c in t.claims[:7])
+
+
+def test_figure_8_4_where_neither_learns_at_h_4_is_not_tested(tiny, monkeypatch):
+    r81 = pa.run_fig8_1(scale="book", seed=0, progress=False)
+    r84 = pa.run_fig8_4(scale="book", seed=0, progress=False, baseline=r81)
+    # decide the control's outcome both ways on the same networks
+    for fails in (False, True):
+        monkeypatch.setattr(pa, "_fails_final", lambda final, fails=fails: fails)
+        t = pa.run_fig8_4(scale="book", seed=0, progress=False, trained=r84.data, baseline=r81).claims
+        assert [c.statement for c in t.claims] == [c.statement for c in r84.claims.claims]
+        h4 = t.claims[2]
+        assert h4.statement.startswith("but not at h = 4")
+        if fails:
+            _untested(t, "but not at h = 4")
+            assert h4.not_tested.startswith("PA-BPTT(4,1) (") and "both fail the final symbol" in h4.not_tested
+        else:
+            assert not h4.not_tested and h4.expected is pa.EXPECT["pa-8.4"]["h=4 no help"]["book"]
 
 
 def test_statements_do_not_depend_on_the_seed(tiny):
     """Robustness counts match claims across seeds by their statement."""
-    from tempnets.experiments import outcome_counts
-
     rows = [pa.run_fig8_1(scale="book", seed=s, progress=False).claims.rows() for s in (0, 1)]
     assert [r["statement"] for r in rows[0]] == [r["statement"] for r in rows[1]]
     assert all(sum(c.values()) == 2 for c in outcome_counts(rows).values())

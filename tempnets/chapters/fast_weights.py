@@ -35,7 +35,8 @@ Every value estimated from runs carries its 95% interval (:mod:`tempnets.interva
 share or count of runs by Wilson's, a difference of two shares by Newcombe's, a median
 of steps to solution by order statistics (a run that never solved counts as ``inf``), a
 ratio of medians by the bootstrap.  A claim about a set of runs that is empty (no run met
-the criterion, say) is not made: it is *not tested* in that run.
+the criterion, say), or against a control that fails too, is *not tested* in that run: it is
+shown as "not tested: <why>", with no value where there is none, and never asserted.
 
 The conventional baseline is a fully recurrent network trained on-line by RTRL
 (:mod:`tempnets.rtrl`) on the same streams, at the best of a few learning rates
@@ -122,6 +123,21 @@ def _steps(solved) -> np.ndarray:
     """Steps to solution with a run that never solved as ``inf`` (for :func:`intervals.median`)."""
     s = np.asarray(solved, dtype=float)
     return np.where(s > 0, s, np.inf)
+
+
+def _unless(why: str, stated):
+    """The stated verdict of a claim that may be not tested: ``None`` (never asserted) when
+    ``why`` is set, since whether any run solves is known only after the runs."""
+    return None if why else stated
+
+
+def _share_of(k: int, n: int, stated, why: str) -> dict:
+    """The keywords ``ours`` (percent), ``interval``, ``expected`` and ``not_tested`` of
+    :meth:`~tempnets.claims.ClaimsTable.add` for a claim on ``k`` of ``n`` runs: with no runs
+    (``n = 0``) the claim is not tested (``why``), has no value and is never asserted."""
+    if n:
+        return {"ours": round(100 * k / n, 1), "interval": intervals.percent(k, n), "expected": stated}
+    return {"ours": None, "interval": None, "expected": None, "not_tested": why}
 
 
 def _median_note(solved) -> str:
@@ -361,13 +377,13 @@ def _flipflop_claims(data) -> claims.ClaimsTable:
                + intervals.share_note(s4["failures"], s4["runs"], "runs unsolved"))
     p4 = runs["per-weight"]["perfect"]
     met = [p for p, v in zip(p4, solved4) if v > 0]
-    if met:  # else not tested: no run met the criterion
-        t.add("a run that meets the criterion has learned the flip-flop: its final network is right "
-              "at every step of a fresh 5000-step stream (share of runs meeting it, >= 95%)", "§3, exp. 1",
-              None, round(100 * float(np.mean(met)), 1), claims.at_least(95.0), expected=False,
-              interval=intervals.percent(sum(met), len(met)),
-              note=f"{sum(met)} of {len(met)}; the others let C set or reset w_B and fail about one "
-                   "step in twelve, which passes 100 steps in a row by luck; " + intervals.share_note(sum(met), len(met)))
+    t.add("a run that meets the criterion has learned the flip-flop: its final network is right "
+          "at every step of a fresh 5000-step stream (share of runs meeting it, >= 95%)", "§3, exp. 1",
+          None, check=claims.at_least(95.0),
+          **_share_of(sum(met), len(met), False, "no run met the criterion"),
+          note=(f"{sum(met)} of {len(met)}; the others let C set or reset w_B and fail about one "
+                "step in twelve, which passes 100 steps in a row by luck; "
+                + intervals.share_note(sum(met), len(met))) if met else "")
     s4l = summary(runs["per-weight"]["solved_1000"], cap)
     solved5 = runs["from-to"]["solved"]
     t.add("FROM/TO interface (5), T = 10, eta = 0.5 solves it within 800 steps (median run)",
@@ -405,15 +421,14 @@ def _flipflop_claims(data) -> claims.ClaimsTable:
                f"{sum(p4)} of {len(p4)}, RTRL {sum(rtrl['perfect'])} of {len(p4)}; "
                f"95% interval: bootstrap, {s4['runs']} runs each, unsolved runs counted as never")
     good = [u for u, p in zip(runs["per-weight"]["U"], p4) if p]
-    if good:  # else not tested: no final network learned the flip-flop
-        typical = sum(learned_flipflop_solution(u) for u in good)
-        t.add("runs that learned the flip-flop learned the typical solution: A sets w_B, B resets it, "
-              "C holds it, w_A and w_C stay ~0", "1992 version, §3", None,
-              round(100 * typical / len(good), 1), claims.at_least(90.0),
-              interval=intervals.percent(typical, len(good)),
-              note=f"% of the {len(good)} interface-(4) runs whose final network is perfect on the test "
-                   "stream; u(A->w_B) > 0.5, u(B->w_B) < -0.5, |u(C->w_B)| < 0.49, writes on w_A, "
-                   "w_C < 0; " + intervals.share_note(typical, len(good)))
+    typical = sum(learned_flipflop_solution(u) for u in good)
+    t.add("runs that learned the flip-flop learned the typical solution: A sets w_B, B resets it, "
+          "C holds it, w_A and w_C stay ~0", "1992 version, §3", None, check=claims.at_least(90.0),
+          **_share_of(typical, len(good), True, "no final network is right at every step of the "
+                                                "test stream"),
+          note=(f"% of the {len(good)} interface-(4) runs whose final network is perfect on the test "
+                "stream; u(A->w_B) > 0.5, u(B->w_B) < -0.5, |u(C->w_B)| < 0.49, writes on w_A, "
+                "w_C < 0; " + intervals.share_note(typical, len(good))) if good else "")
     return t
 
 
@@ -493,24 +508,20 @@ def _parking_claims(data, scale) -> claims.ClaimsTable:
           interval=intervals.count(k, n), note=intervals.share_note(k, n))
     _literal_claims(t, runs["per-weight"], cap, "", None)
     met = [p for p, v in zip(runs["per-weight"]["perfect"], solved) if v > 0]
-    if met:  # else not tested: no run met the criterion
-        t.add("a run that meets the criterion has learned the task: its final network is right at "
-              "every scored step of a fresh 20,000-step life (share of runs meeting it, >= 95%)",
-              "§3, exp. 2", None, round(100 * float(np.mean(met)), 1),
-              claims.at_least(95.0), expected=EXPECT["parking-perfect"][scale],
-              interval=intervals.percent(sum(met), len(met)),
-              note=f"{sum(met)} of {len(met)}; with {LONG_RUN} scored steps in a row: "
-                   + format_summary(summary(runs["per-weight"]["solved_1000"], cap), cap) + "; "
-                   + intervals.share_note(sum(met), len(met)) + f" (at least {_runs_for_share(0.95)} runs, all "
-                   "right, are needed for the interval to clear 95%)")
+    t.add("a run that meets the criterion has learned the task: its final network is right at "
+          "every scored step of a fresh 20,000-step life (share of runs meeting it, >= 95%)",
+          "§3, exp. 2", None, check=claims.at_least(95.0),
+          **_share_of(sum(met), len(met), EXPECT["parking-perfect"][scale], "no run met the criterion"),
+          note=(f"{sum(met)} of {len(met)}; with {LONG_RUN} scored steps in a row: "
+                + format_summary(summary(runs["per-weight"]["solved_1000"], cap), cap) + "; "
+                + intervals.share_note(sum(met), len(met)) + f" (at least {_runs_for_share(0.95)} runs, "
+                "all right, are needed for the interval to clear 95%)") if met else "")
     good = [u for u, v in zip(runs["per-weight"]["U"], solved) if v > 0]
-    if good:  # else not tested: no run solved the task
-        binds = sum(learned_binding(u) for u in good)
-        t.add("S learns to bind the slots: in solved runs detector I_k writes + on w_k, - on the "
-              "others, the distractors ~0",
-              "§3, exp. 2", None, round(100 * binds / len(good), 1), claims.at_least(80.0),
-              expected=EXPECT["parking-binds"][scale], interval=intervals.percent(binds, len(good)),
-              note=f"% of the {len(good)} solved runs; " + intervals.share_note(binds, len(good)))
+    binds = sum(learned_binding(u) for u in good)
+    t.add("S learns to bind the slots: in solved runs detector I_k writes + on w_k, - on the "
+          "others, the distractors ~0", "§3, exp. 2", None, check=claims.at_least(80.0),
+          **_share_of(binds, len(good), EXPECT["parking-binds"][scale], "no run solved the task"),
+          note=(f"% of the {len(good)} solved runs; " + intervals.share_note(binds, len(good))) if good else "")
     best = min(VARIANTS, key=lambda n: summary(data["variants"][n]["solved"], szv.cap)["median"])
     sv = summary(data["variants"][best]["solved"], szv.cap)
     t.add("a departure from our reconstruction reaches the bound (best variant's median <= 6000)",
@@ -523,15 +534,16 @@ def _parking_claims(data, scale) -> claims.ClaimsTable:
     rates = BASELINE["parking"]["rates"]
     solved_rtrl = {r: sum(v > 0 for v in runs[f"rtrl {r:g}"]["solved"]) for r in rates}
     lr = max(rates, key=lambda r: solved_rtrl[r])
-    if k or solved_rtrl[lr]:  # else not tested: neither solves it
-        lo, hi = intervals.share_difference(k, n, solved_rtrl[lr], n)
-        t.add("the fast weights solve car parking at least as often as a fully recurrent net "
-              "(RTRL, 5 units, its best rate): runs solved, (4) minus RTRL", "ours", None,
-              k - solved_rtrl[lr], claims.at_least(0), expected=EXPECT["parking-vs-rtrl"][scale],
-              interval=(n * lo, n * hi),
-              note=f"(4): {k} of {n}; RTRL at rate {lr:g}: {solved_rtrl[lr]} (rates "
-                   + ", ".join(f"{r:g}: {solved_rtrl[r]}" for r in rates) + ", the best chosen on "
-                   f"these runs); 95% interval: Newcombe, {k} of {n} minus {solved_rtrl[lr]} of {n} runs")
+    # "at least as often" is trivially true when neither solves it: the control failed
+    why = "" if k or solved_rtrl[lr] else "neither the fast weights nor RTRL solve it in any run"
+    lo, hi = intervals.share_difference(k, n, solved_rtrl[lr], n)
+    t.add("the fast weights solve car parking at least as often as a fully recurrent net "
+          "(RTRL, 5 units, its best rate): runs solved, (4) minus RTRL", "ours", None,
+          k - solved_rtrl[lr], claims.at_least(0), expected=_unless(why, EXPECT["parking-vs-rtrl"][scale]),
+          interval=(n * lo, n * hi), not_tested=why,
+          note=f"(4): {k} of {n}; RTRL at rate {lr:g}: {solved_rtrl[lr]} (rates "
+               + ", ".join(f"{r:g}: {solved_rtrl[r]}" for r in rates) + ", the best chosen on "
+               f"these runs); 95% interval: Newcombe, {k} of {n} minus {solved_rtrl[lr]} of {n} runs")
     return t
 
 
@@ -551,16 +563,15 @@ def _literal_claims(t, runs: dict, cap: int, condition: str, within: bool | None
           note=f"{format_summary(sl, cap)}; {100 * sl['share_within'](6000):.0f}% within 6000"
                + (f"; the fastest run at step {min(met):,}" if met else "") + "; " + _median_note(lit))
     right = [r for r, v in zip(runs["literal_right"], lit) if v > 0]
-    if right:  # else not tested: no run met the literal criterion
-        good = sum(r >= 0.95 for r in right)
-        t.add(f"... {condition}literal reading: a run that meets it has learned the task: the network "
-              "of that step answers at least 95% of the questions of a fresh 20,000-step life right "
-              "(share of runs meeting it, >= 95%)", source, None, round(100 * good / len(right), 1),
-              claims.at_least(95.0), expected=False, interval=intervals.percent(good, len(right)),
-              note=f"{good} of {len(right)}; the share of questions its network answers right is "
-                   f"{100 * float(np.median(right)):.1f}% in the median run (range "
-                   f"{100 * min(right):.1f}-{100 * max(right):.1f}%; a network that always names "
-                   "one slot gets about a third); " + intervals.share_note(good, len(right)))
+    good = sum(r >= 0.95 for r in right)
+    t.add(f"... {condition}literal reading: a run that meets it has learned the task: the network "
+          "of that step answers at least 95% of the questions of a fresh 20,000-step life right "
+          "(share of runs meeting it, >= 95%)", source, None, check=claims.at_least(95.0),
+          **_share_of(good, len(right), False, "no run met the literal criterion"),
+          note=(f"{good} of {len(right)}; the share of questions its network answers right is "
+                f"{100 * float(np.median(right)):.1f}% in the median run (range "
+                f"{100 * min(right):.1f}-{100 * max(right):.1f}%; a network that always names "
+                "one slot gets about a third); " + intervals.share_note(good, len(right))) if right else "")
 
 
 def _runs_for_share(share: float) -> int:
@@ -629,14 +640,16 @@ def run_linear_attention(scale="book", seed=0, jobs=1, progress=None, trained=No
     add = {name: v for name, v in runs.items() if name.startswith("additive")}
     best = max(sum(s > 0 for s in v["solved"]) for v in add.values())
     div = {name: int(sum(v["diverged"])) for name, v in add.items()}
-    if solved7:  # else not tested: the squashed control does not solve it either
-        t.add("with the additive write (linear attention's sum rule) no run solves it, at any rate tried",
-              "consequence of (i)", None, best, claims.at_most(0), expected=EXPECT["additive-none"][scale],
-              interval=intervals.count(best, n),
-              note="rates " + ", ".join(n_.split()[1] for n_ in add) + "; diverged: "
-                   + ", ".join(f"{n_.split()[1]}: {d}" for n_, d in div.items())
-                   + f"; runs solved at the best rate; {intervals.share_note(best, n)}: runs can refute 'no run', "
-                   "never establish it (Exercise 8 proves it)")
+    # additive writes failing says nothing when the squashed control (eq. 7) fails too
+    why = "" if solved7 else "the squash of eq. 7, the control, solves no run either"
+    t.add("with the additive write (linear attention's sum rule) no run solves it, at any rate tried",
+          "consequence of (i)", None, best, claims.at_most(0),
+          expected=_unless(why, EXPECT["additive-none"][scale]), interval=intervals.count(best, n),
+          not_tested=why,
+          note="rates " + ", ".join(n_.split()[1] for n_ in add) + "; diverged: "
+               + ", ".join(f"{n_.split()[1]}: {d}" for n_, d in div.items())
+               + f"; runs solved at the best rate; {intervals.share_note(best, n)}: runs can refute 'no run', "
+               "never establish it (Exercise 8 proves it)")
     return Result(t, data)
 
 

@@ -48,8 +48,8 @@ t for a mean, a paired t interval for the difference between two conditions of t
 same weight sets or two test sets of the same networks, Wilson for a share of
 networks); a claim whose interval straddles its threshold at a scale is not asserted
 there (:data:`EXPECT`).  A claim about the best network or every network is a fact of
-the runs and has none.  A claim about what a condition never learned is left out as
-not tested (:data:`FAILS_FINAL`).
+the runs and has none.  A claim about what a condition never learned is shown as
+"not tested: <why>" and never asserted (:data:`FAILS_FINAL`).
 """
 
 from __future__ import annotations
@@ -857,8 +857,9 @@ FAILS_FINAL = 30.0
 """A condition *fails the final symbol* when the 95% interval (t) of its networks' mean final %
 lies at or below this bound (the thesis's "BPTT(3,1) fails" claims, Figures 8.1, 8.5).  A claim
 about keeping or losing what a condition never learned, or that a condition fails where the one
-it is contrasted with fails too, is then **not tested**: it is left out of the table, whose title
-says so, and a robustness record counts it as "not tested"."""
+it is contrasted with fails too, is then **not tested**: its row stays in the table with the
+verdict "not tested: <why>" (:func:`_failing` says why), it is never asserted, and a robustness
+record counts it as "not tested"."""
 
 
 def _fails_final(final) -> bool:
@@ -867,9 +868,21 @@ def _fails_final(final) -> bool:
     return claims.at_most(FAILS_FINAL).outcome(float(final.mean()), interval=intervals.mean(final)) is True
 
 
-def _not_tested(t: claims.ClaimsTable, what: str) -> None:
-    """Say in ``t``'s title that claims about ``what`` are not tested (left out)."""
-    t.title += f"; not tested: {what}"
+def _failing(final, who: str, where: str = "") -> str:
+    """Why a claim about what the networks ``who`` (e.g. ``"the PA networks"``) learned is not
+    tested, for ``not_tested=``: ``""`` unless their ``final`` scores fail the final symbol
+    (:func:`_fails_final`); ``where`` ends the sentence (e.g. ``" on the original test"``)."""
+    final = np.asarray(final, dtype=float)
+    if not _fails_final(final):
+        return ""
+    return (f"{who} fail the final symbol{where} (mean {final.mean():.1f}%, 95% interval at or "
+            f"below {FAILS_FINAL:g}%)")
+
+
+def _unless(why: str, stated):
+    """The stated verdict of a claim that may be not tested: ``None`` (never asserted) when
+    ``why`` is set, since whether the condition learns is known only after the run."""
+    return None if why else stated
 
 
 def _smallest_mean(groups) -> tuple:
@@ -937,20 +950,19 @@ def run_fig4_2(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Res
     # Figure 4.3: the PA networks that end good were good at the first test after training began
     fin = np.array(runs["PA"]["scores"]["original"]["final"])  # (R, n_tests), test 0 = untrained
     good = fin[:, -1] > 50.0
-    early = int((fin[good, 1] > 50.0).sum())
+    n_good, early = int(good.sum()), int((fin[good, 1] > 50.0).sum())
     first = runs["PA"]["strings_seen"][1]
     th43 = THESIS["fig4.3"]
-    if good.any():
-        t.add(f"the PA networks that end above 50% final were mostly above 50% already after "
-              f"{first:,} strings (share of them)", "Figure 4.3",
-              round(100.0 * sum(th43[k][1][0] > 50 for k in (6, 7, 8, 13, 14, 20)) / 6, 1),
-              round(100.0 * early / good.sum(), 1), claims.at_least(50.0), expected=expect("fig4.3"),
-              interval=intervals.percent(early, int(good.sum())),
-              note=f"{early} of {int(good.sum())} networks; thesis: 4 of its 6 best after 400,000 "
-                   "strings; " + intervals.share_note(early, good.sum(), "networks"))
-    else:
-        _not_tested(t, "Figures 4.3-4.5, when and where the good PA networks learned (no PA network "
-                       "ends above 50% final)")
+    # Figures 4.3-4.5 are about the networks that learned the final symbol: with none, untested
+    none = "" if n_good else "no PA network ends above 50% final"
+    t.add(f"the PA networks that end above 50% final were mostly above 50% already after "
+          f"{first:,} strings (share of them)", "Figure 4.3",
+          round(100.0 * sum(th43[k][1][0] > 50 for k in (6, 7, 8, 13, 14, 20)) / 6, 1),
+          round(100.0 * early / n_good, 1) if n_good else None, claims.at_least(50.0),
+          expected=_unless(none, expect("fig4.3")),
+          interval=intervals.percent(early, n_good) if n_good else None, not_tested=none,
+          note=f"{early} of {n_good} networks; thesis: 4 of its 6 best after 400,000 strings"
+               + (f"; {intervals.share_note(early, n_good, 'networks')}" if n_good else ""))
     # Figures 4.4-4.6: which unit of the best PA network carries the indicator?
     cfg = condition_config("PA")
     best = int(np.argmax(pa_f))
@@ -958,15 +970,15 @@ def run_fig4_2(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Res
     iu = indicator_units(net, tests["original"][0], cfg, tests["original"][1])
     u = iu["best"]
     is_pa = cfg.period[u] > 1
-    if good.any():
-        t.add("the best PA network carries the indicator in a PA unit attentive at the "
-              "indicator's step (step 1)", "Figures 4.4-4.5", "yes (unit 1)",
-              bool(is_pa and cfg.phase[u] == 1), claims.is_true(), expected=expect("indicator"),
-              note=f"network {best} (final {pa_f[best]:.1f}%): unit {u}, "
-                   + (f"a PA unit attentive at steps {cfg.phase[u]}, {cfg.phase[u] + 7}, ...; " if is_pa
-                      else "a normal unit; ")
-                   + "the unit whose context at the final prediction differs most between P and T "
-                   "strings; a fact of this network, no interval")
+    t.add("the best PA network carries the indicator in a PA unit attentive at the "
+          "indicator's step (step 1)", "Figures 4.4-4.5", "yes (unit 1)",
+          bool(is_pa and cfg.phase[u] == 1), claims.is_true(),
+          expected=_unless(none, expect("indicator")), not_tested=none,
+          note=f"network {best} (final {pa_f[best]:.1f}%): unit {u}, "
+               + (f"a PA unit attentive at steps {cfg.phase[u]}, {cfg.phase[u] + 7}, ...; " if is_pa
+                  else "a normal unit; ")
+               + "the unit whose context at the final prediction differs most between P and T "
+               "strings; a fact of this network, no interval")
     ctx, ind = iu["context"], iu["indicator"]
     sep = float(abs(ctx[ind == "P"].mean() - ctx[ind == "T"].mean()))
     data = {"experiment": "pa-4.2", "scale": get_scale(scale), "seed": seed,
@@ -1012,31 +1024,26 @@ def run_fig5_2(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Res
           interval=_paired(e50, e0),
           note=f"ours {e50.mean():.1f} on strings >= 50 letters, {e0.mean():.1f} on the original test "
                f"(thesis 77.0 and 94.8); {_paired_note(R, 'networks on both test sets')}")
-    if _fails_final(f0):
-        _not_tested(t, f"the final symbol on long strings (the PA networks fail it on the original "
-                       f"test: mean {f0.mean():.1f}%, 95% interval at or below {FAILS_FINAL:g}%)")
-        return Result(t, _fig5_2_data(data, scale, seed, sz, e0, e50, e300, f0, f50, f300))
+    # losing (or never reaching) the final symbol on long strings says nothing when the
+    # networks never predicted it on the original test
+    why = _failing(f0, "the PA networks", " on the original test")
     t.add("final falls on strings >= 50 letters: mean over PA networks, long minus original test, "
           "<= -5 points", "Figure 5.2",
           round(thesis_average("fig5.2", "len>=50", "final") - thesis_average("fig4.2", "PA", "final"), 1),
-          round(float(f50.mean() - f0.mean()), 1), claims.at_most(-5.0), expected=expect("final falls"),
-          interval=_paired(f50, f0),
+          round(float(f50.mean() - f0.mean()), 1), claims.at_most(-5.0),
+          expected=_unless(why, expect("final falls")), interval=_paired(f50, f0), not_tested=why,
           note=f"ours {f50.mean():.1f} on strings >= 50 letters, {f0.mean():.1f} on the original test "
                f"(thesis 32.0 and 46.3); {_paired_note(R, 'networks on both test sets')}")
     t.add("on strings >= 300 letters no PA network is much better than chance: best final <= 60%",
           "ch. 5, Figure 5.2", max(th["len>=300"]["final"]), float(f300.max()), claims.at_most(60.0),
-          expected=expect("chance at 300"),
+          expected=_unless(why, expect("chance at 300")), not_tested=why,
           note=f"our best: network {int(np.argmax(f300))} (original test {f0[int(np.argmax(f300))]:.1f}%); "
                "a fact of these networks, no interval")
-    return Result(t, _fig5_2_data(data, scale, seed, sz, e0, e50, e300, f0, f50, f300))
-
-
-def _fig5_2_data(data, scale, seed, sz, e0, e50, e300, f0, f50, f300) -> dict:
-    return {"experiment": "pa-5.2", "scale": get_scale(scale), "seed": seed,
-            "sizes": dataclasses.asdict(sz),
-            "embed": {"original": e0.tolist(), "len>=50": e50.tolist(), "len>=300": e300.tolist()},
-            "final": {"original": f0.tolist(), "len>=50": f50.tolist(), "len>=300": f300.tolist()},
-            "test_stats": {k: data["test_stats"][k] for k in ("len>=50", "len>=300")}}
+    return Result(t, {"experiment": "pa-5.2", "scale": get_scale(scale), "seed": seed,
+                      "sizes": dataclasses.asdict(sz),
+                      "embed": {"original": e0.tolist(), "len>=50": e50.tolist(), "len>=300": e300.tolist()},
+                      "final": {"original": f0.tolist(), "len>=50": f50.tolist(), "len>=300": f300.tolist()},
+                      "test_stats": {k: data["test_stats"][k] for k in ("len>=50", "len>=300")}})
 
 
 # ----------------------------------------------------------------------------- Figure 6.2
@@ -1151,15 +1158,13 @@ def run_fig8_2_8_3(scale="book", seed=0, jobs=1, progress=None, trained=None) ->
         f0 = np.array(res["original"]["final"])
         f50, f300 = (np.array(res[k]["final"]) for k in ("len>=50", "len>=300"))
         th0 = thesis_average("fig8.1", f"BPTT({h},1)", "final")
-        if _fails_final(f0):
-            _not_tested(t, f"BPTT({h},1) on long strings (it fails the final symbol on the original "
-                           f"test: mean {f0.mean():.1f}%, 95% interval at or below {FAILS_FINAL:g}%)")
-            continue
+        why = _failing(f0, f"the BPTT({h},1) networks", " on the original test")
         t.add(f"BPTT({h},1) keeps much of its final % on strings >= 50 letters: mean final there "
               "minus 2/3 of the mean on the original test >= 0", f"Figure {fig[3:]}",
               round(thesis_average(fig, "len>=50", "final") - 2.0 / 3.0 * th0, 1),
               round(float(f50.mean() - 2.0 / 3.0 * f0.mean()), 1), claims.at_least(0.0),
-              expected=expect(f"BPTT({h},1) >= 50"), interval=_paired(f50, 2.0 / 3.0 * f0),
+              expected=_unless(why, expect(f"BPTT({h},1) >= 50")), interval=_paired(f50, 2.0 / 3.0 * f0),
+              not_tested=why,
               note="; ".join(filter(None, [f"ours {f50.mean():.1f} on strings >= 50 letters, "
                                            f"{f0.mean():.1f} on the original test (thesis "
                                            f"{thesis_average(fig, 'len>=50', 'final'):.1f} and {th0:.1f})"]
@@ -1167,7 +1172,8 @@ def run_fig8_2_8_3(scale="book", seed=0, jobs=1, progress=None, trained=None) ->
                                     + [_paired_note(len(f0), "networks on both test sets")])))
         t.add(f"some BPTT({h},1) networks still predict the final symbol on strings >= 300 "
               "letters: best final >= 90%", f"Figure {fig[3:]}", max(th["len>=300"]["final"]),
-              float(f300.max()), claims.at_least(90.0), expected=expect(f"BPTT({h},1) >= 300"),
+              float(f300.max()), claims.at_least(90.0),
+              expected=_unless(why, expect(f"BPTT({h},1) >= 300")), not_tested=why,
               note=f"{_scale_note(sz)}; a fact of these networks, no interval")
     return Result(t, out)
 
@@ -1205,16 +1211,15 @@ def run_fig8_4(scale="book", seed=0, jobs=1, progress=None, trained=None, baseli
           round(tm[0] - tp[3], 1), round(float(b3.mean() - plain[3].mean()), 1),
           claims.at_least(10.0), expected=expect("h=3 helps"), interval=_paired(b3, plain[3]),
           note=f"PA-BPTT(3,1) {b3.mean():.1f}, BPTT(3,1) {plain[3].mean():.1f}; {_paired_note(R)}")
-    if _fails_final(b4) and _fails_final(plain[4]):
-        _not_tested(t, f"PA units at h = 4 (PA-BPTT(4,1), {b4.mean():.1f}%, and BPTT(4,1), "
-                       f"{plain[4].mean():.1f}%, both fail the final symbol: 95% intervals at or below "
-                       f"{FAILS_FINAL:g}%)")
-    else:
-        t.add("but not at h = 4: PA-BPTT(4,1) mean final is not above BPTT(4,1)'s",
-              "ch. 8, Figures 8.1, 8.4", round(tm[1] - tp[4], 1),
-              round(float(b4.mean() - plain[4].mean()), 1), claims.at_most(0.0),
-              expected=expect("h=4 no help"), interval=_paired(b4, plain[4]),
-              note=f"PA-BPTT(4,1) {b4.mean():.1f}, BPTT(4,1) {plain[4].mean():.1f}; {_paired_note(R)}")
+    # "no help" where neither learns is trivially true: not tested
+    why = "" if not (_fails_final(b4) and _fails_final(plain[4])) else (
+        f"PA-BPTT(4,1) ({b4.mean():.1f}%) and BPTT(4,1) ({plain[4].mean():.1f}%) both fail the final "
+        f"symbol (95% intervals at or below {FAILS_FINAL:g}%)")
+    t.add("but not at h = 4: PA-BPTT(4,1) mean final is not above BPTT(4,1)'s",
+          "ch. 8, Figures 8.1, 8.4", round(tm[1] - tp[4], 1),
+          round(float(b4.mean() - plain[4].mean()), 1), claims.at_most(0.0),
+          expected=_unless(why, expect("h=4 no help")), interval=_paired(b4, plain[4]), not_tested=why,
+          note=f"PA-BPTT(4,1) {b4.mean():.1f}, BPTT(4,1) {plain[4].mean():.1f}; {_paired_note(R)}")
     t.add("PA-BPTT(5,1) learns the dependency in most networks: mean final >= 75%", "Figure 8.4",
           tm[2], round(float(b5.mean()), 1), claims.at_least(75.0), expected=expect("h5 learns"),
           interval=intervals.mean(b5), note=_t_note(R))
@@ -1403,13 +1408,12 @@ def _framing_claims(f_th, f_be, sz: Sizes, scale="book") -> claims.ClaimsTable:
           "Figure 8.1", thesis_average("fig8.1", "BPTT(5,1)", "final"),
           round(float(f_th.mean()), 1), claims.at_least(75.0), expected=expect("thesis learns"),
           interval=intervals.mean(f_th), note=_t_note(len(f_th)))
-    if _fails_final(f_th):
-        _not_tested(t, f"the inner B and E (BPTT(5,1) fails the final symbol in the thesis's framing "
-                       f"too: mean {f_th.mean():.1f}%, 95% interval at or below {FAILS_FINAL:g}%)")
-        return t
+    # failing with the inner B and E says nothing when the thesis's framing fails too
+    why = _failing(f_th, "the BPTT(5,1) networks", " in the thesis's framing too")
     t.add("with the inner B and E (two more steps to bridge) it does not: mean final <= 30%",
           "our reconstruction", None, round(float(f_be.mean()), 1), claims.at_most(30.0),
-          expected=expect("inner-BE fails"), interval=intervals.mean(f_be), note=_t_note(len(f_be)))
+          expected=_unless(why, expect("inner-BE fails")), interval=intervals.mean(f_be),
+          note=_t_note(len(f_be)), not_tested=why)
     return t
 
 
