@@ -4,12 +4,16 @@ A finished run is never lost to the terminal: ``--out`` is checked before
 training, the record is written (atomically) before anything is printed, and
 printing falls back to ASCII on a terminal that cannot show ``≤``.  User
 mistakes and Ctrl-C end with one line on stderr and exit code 2 (130 for
-Ctrl-C), never a traceback.
+Ctrl-C), never a traceback.  An experiment that keeps a checkpoint
+(:func:`tempnets.experiments.resumable`) keeps it beside ``--out`` (``ID_SCALE_seedN.checkpoint/``)
+while it runs, so that ``reproduce ... --resume`` continues it after an interrupt; it is
+removed once the record is written.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from . import __version__, experiments
@@ -67,6 +71,17 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--perturb", type=_eps, default=0.0, metavar="EPS",
                    help="multiply every initial weight by 1 + EPS*u, u uniform in [-1, 1] (e.g. 1e-12: "
                         "the run another machine's arithmetic would give)")
+    r.add_argument("--resume", action="store_true",
+                   help="continue an interrupted run from its checkpoint (give the same options and "
+                        "--out), to the same record; experiments that keep no checkpoint (today all "
+                        "but tk-serial-recall, tk-long-delays and tk-search) refuse it")
+    r.add_argument("--checkpoint", default=None, metavar="DIR",
+                   help="where the run keeps its checkpoint (default: beside --out, "
+                        "ID_SCALE_seedN.checkpoint); removed once the record is written")
+    r.add_argument("--checkpoint-every", type=_seconds, default=300.0, metavar="SECONDS",
+                   help="save the work in progress at least this often (default 300)")
+    r.add_argument("--keep-checkpoint", action="store_true",
+                   help="keep the checkpoint after the record is written")
     b = sub.add_parser("robustness", help="run seeds 0..K-1 and count, per claim, the seeds giving each verdict")
     b.add_argument("id", help="experiment id (see 'list')")
     b.add_argument("--seeds", type=_positive, default=10, help="number of seeds K (default 10)")
@@ -101,6 +116,16 @@ def _eps(s: str) -> float:
     return v
 
 
+def _seconds(s: str) -> float:
+    try:
+        v = float(s)
+    except ValueError:
+        v = float("nan")
+    if not 0.0 <= v < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds >= 0, got {s!r}")
+    return v
+
+
 def _positive(s: str) -> int:
     v = _non_negative(s)
     if v < 1:
@@ -120,14 +145,19 @@ def _reproduce(args) -> int:
         scale = get_scale(args.scale)  # e.g. TEMPNETS_SCALE=garbage
         out = f"{args.id}_{scale}_seed{args.seed}.json" if args.out is None else args.out
         experiments.check_writable(out)  # before an hour of training, not after
+        checkpoint = args.checkpoint or _beside(out, ".checkpoint")
+        experiments.check_checkpoint(args.id, scale, args.seed, args.perturb, checkpoint, args.resume)
     except KeyError as err:
         raise _UserError(err.args[0]) from None
     except ValueError as err:
         raise _UserError(str(err)) from None
+    if experiments.resumable(args.id):
+        args.checkpoint_kept = checkpoint
     try:
         record = experiments.reproduce(args.id, scale=scale, seed=args.seed, jobs=args.jobs,
                                        progress=False if args.no_progress else None,
-                                       perturb=args.perturb)
+                                       perturb=args.perturb, checkpoint_dir=checkpoint,
+                                       resume=args.resume, checkpoint_every=args.checkpoint_every)
     except DivergenceError as err:
         say(f"error: {args.id} diverged: {err}", sys.stderr)
         return 1
@@ -138,6 +168,9 @@ def _reproduce(args) -> int:
         say(f"error: the run finished but its record could not be written to {out} "
             f"({err.strerror or err}); any earlier file there is unchanged", sys.stderr)
         return 1
+    if "_checkpoint" in record and not args.keep_checkpoint:  # only now: the record is safe
+        record["_checkpoint"].remove()
+        args.checkpoint_kept = None
     table = record["_table"]
     say(str(table))
     say(f"\nwall time {record['wall_time_s']:.1f} s on {record['jobs']} thread(s); "
@@ -150,6 +183,11 @@ def _reproduce(args) -> int:
         say(f"error: {len(failures)} claim(s) did not come out as stated", sys.stderr)
         return 1
     return 0
+
+
+def _beside(out: str, suffix: str) -> str:
+    """``out`` with its ``.json`` replaced by ``suffix`` (``r.json`` -> ``r.checkpoint``)."""
+    return (out[:-len(".json")] if out.endswith(".json") else out) + suffix
 
 
 def _robustness(args) -> int:
@@ -222,7 +260,7 @@ def _rederive(args) -> int:
 
 
 def main(argv=None) -> int:
-    args = argparse.Namespace(written=None)
+    args = argparse.Namespace(written=None, checkpoint_kept=None)
     try:
         args = _parser().parse_args(argv, namespace=args)
         if args.command == "list":
@@ -233,15 +271,16 @@ def main(argv=None) -> int:
         return {"reproduce": _reproduce, "robustness": _robustness,
                 "rederive": _rederive}[args.command](args)
     except KeyboardInterrupt:
-        say(f"interrupted; the record was written to {args.written}" if args.written else
-            "interrupted: nothing was written (an earlier record is unchanged)", sys.stderr)
+        kept = (f"; the work so far is kept in {args.checkpoint_kept}: add --resume to continue"
+                if args.checkpoint_kept and not args.written
+                and os.path.isdir(args.checkpoint_kept) else "")
+        say((f"interrupted; the record was written to {args.written}" if args.written else
+             "interrupted: nothing was written (an earlier record is unchanged)") + kept, sys.stderr)
         return 130
     except _UserError as err:
         say(f"error: {err}", sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. `... | head`: the reader left; the record is already written
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
 
@@ -251,8 +290,6 @@ def _exit(code: int) -> None:
     inside a compiled kernel for many seconds more (every record is written atomically, so
     nothing is left half-written)."""
     if code == 130:
-        import os
-
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)

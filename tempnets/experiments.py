@@ -27,6 +27,16 @@ run, and ``claims_rederived_at`` the commit whose code last re-derived the
 claims (``python -m tempnets rederive RECORD --update``; the data is never
 changed).  :func:`rederive` re-derives a record's claims with today's code; it
 never trains.
+
+Checkpoints
+-----------
+A runner that takes ``checkpoint=`` (a :class:`tempnets.checkpoint.Checkpoint`; see
+:func:`resumable`) saves its work as it goes, and continues from what it finds there.
+``reproduce(..., checkpoint_dir=DIR)`` gives it one for this run (:func:`checkpoint_identity`:
+the experiment, scale, seed, perturbation, version and commit), and ``resume=True`` continues
+an interrupted run from ``DIR``, to the same claims and data.  A resumed run's record says so
+(``resumed``: how many sessions, their time in all; and a ``note``).  The caller removes the
+checkpoint once the record is safely written (``record["_checkpoint"].remove()``).
 """
 
 from __future__ import annotations
@@ -272,8 +282,40 @@ def command_line(experiment_id: str, scale: str, seed: int, jobs: int, perturb: 
             f"--jobs {jobs}{extra}")
 
 
+def resumable(experiment_id: str) -> bool:
+    """Whether the experiment's runner keeps a checkpoint (takes ``checkpoint=``)."""
+    return "checkpoint" in inspect.signature(get(experiment_id).runner()).parameters
+
+
+def checkpoint_identity(experiment_id: str, scale: str, seed: int, perturb: float = 0.0) -> dict:
+    """What makes two runs the same run, as a checkpoint records it: resuming from a
+    checkpoint whose identity differs is refused (the same code means the same version,
+    commit and numpy; ``jobs`` may differ, as results do not depend on it)."""
+    v = _versions()
+    return {"experiment": experiment_id, "scale": scale, "seed": seed, "perturb": float(perturb),
+            "tempnets": v["tempnets"], "numpy": v["numpy"], "commit": _commit()}
+
+
+def check_checkpoint(experiment_id: str, scale: str, seed: int = 0, perturb: float = 0.0,
+                     checkpoint_dir=None, resume: bool = False) -> None:
+    """Raise ``ValueError`` unless :func:`reproduce` could run with these checkpoint options
+    (called before a long run, so that a mistake fails at once); changes nothing."""
+    from .checkpoint import check_checkpoint as check
+
+    if resume and not resumable(experiment_id):
+        can = ", ".join(e.id for e in EXPERIMENTS if resumable(e.id))
+        raise ValueError(f"--resume: {experiment_id} keeps no checkpoint (it cannot be interrupted "
+                         f"and continued); experiments that do: {can}")
+    if resume and checkpoint_dir is None:
+        raise ValueError("resume=True needs the checkpoint_dir of the interrupted run")
+    if checkpoint_dir is not None and resumable(experiment_id):
+        check(checkpoint_dir, checkpoint_identity(experiment_id, get_scale(scale), seed, perturb),
+              resume)
+
+
 def reproduce(experiment_id: str, scale: str | None = None, seed: int = 0, jobs: int = 1,
-              progress: bool | None = None, perturb: float = 0.0) -> dict:
+              progress: bool | None = None, perturb: float = 0.0, checkpoint_dir=None,
+              resume: bool = False, checkpoint_every: float = 300.0) -> dict:
     """Run one experiment and return a JSON-ready record of it (see the module docstring).
 
     ``jobs`` is capped at the threads numba has (:func:`threads_used`); the
@@ -282,16 +324,31 @@ def reproduce(experiment_id: str, scale: str | None = None, seed: int = 0, jobs:
     record says so (``"perturb"``).  The claims are not verified here (the
     caller decides what a failure means); the record carries the table as
     ``"_table"`` (left out when written).
+
+    With ``checkpoint_dir``, an experiment that can (:func:`resumable`) keeps its
+    work there, saving at least every ``checkpoint_every`` seconds; others ignore
+    it.  ``resume=True`` continues the interrupted run whose checkpoint is there
+    (refused for an experiment that keeps none, or a checkpoint of another run:
+    :func:`check_checkpoint`).  The record then carries the checkpoint as
+    ``"_checkpoint"``, for the caller to remove once the record is written.
     """
+    from .checkpoint import open_checkpoint
     from .random import perturbing
 
     experiment = get(experiment_id)
     scale = get_scale(scale)
     seed, jobs = count("seed", seed), threads_used(count("jobs", jobs, 1))  # np.int64 too; plain ints for JSON
     perturb = float(perturb)
+    check_checkpoint(experiment_id, scale, seed, perturb, checkpoint_dir, resume)
+    checkpoint, extra = None, {}
+    if checkpoint_dir is not None and resumable(experiment_id):
+        checkpoint = open_checkpoint(checkpoint_dir, checkpoint_identity(experiment_id, scale, seed,
+                                                                         perturb),
+                                     resume, every_seconds=checkpoint_every)
+        extra["checkpoint"] = checkpoint
     start = time.perf_counter()
     with perturbing(perturb) if perturb else contextlib.nullcontext():
-        result = experiment.runner()(scale=scale, seed=seed, jobs=jobs, progress=progress)
+        result = experiment.runner()(scale=scale, seed=seed, jobs=jobs, progress=progress, **extra)
     wall = time.perf_counter() - start
     record = {
         "id": experiment.id, "description": experiment.description, "scale": scale,
@@ -302,6 +359,15 @@ def reproduce(experiment_id: str, scale: str | None = None, seed: int = 0, jobs:
     }
     if perturb:
         record["perturb"] = perturb
+    if checkpoint is not None:
+        record["_checkpoint"] = checkpoint
+        if checkpoint.session:
+            total = checkpoint.earlier_seconds() + wall
+            record["resumed"] = {"sessions": checkpoint.session + 1, "wall_time_s_all_sessions":
+                                 round(total, 3)}
+            record["note"] = (f"resumed from a checkpoint: {checkpoint.session + 1} sessions, "
+                              f"{total / 60:.1f} min in all (wall_time_s is the last session's); "
+                              "the same claims and data as a run never interrupted")
     return record
 
 

@@ -5,16 +5,27 @@ run never interrupted: :func:`tempnets.optim.train` first, then a whole ``python
 reproduce tk-serial-recall`` interrupted by SIGINT in a subprocess and resumed.
 """
 
+import dataclasses
+import json
 import os
 import pickle
+import re
+import signal
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pytest
 
-from tempnets import optim, rnn_baselines, sequences, tkrnn
+from tempnets import experiments, optim, rnn_baselines, sequences, tkrnn
+from tempnets.__main__ import main
+from tempnets.chapters import temporal_kernels as tk
 from tempnets.checkpoint import IDENTITY, check_checkpoint, open_checkpoint
 
 TASK = sequences.SerialRecall(4, 2, (1, 4))
+TINY = tk.Sizes(3, 2, (1, 3), 6, 8, 40, 1e-2, 2, 10, (1, 3, 50), 20)
+"""tk-serial-recall made small: 8 networks of 40 updates (a second or two in all)."""
 
 
 class Interrupt:
@@ -126,5 +137,111 @@ def test_a_checkpoint_of_another_run_is_refused(tmp_path):
     with pytest.raises(ValueError, match=r"checkpoint of another run or code: scale 'book' \(this run: "
                                          r"'paper'\); seed 0 \(this run: 1\); resume with the same"):
         open_checkpoint(where, {**ident, "scale": "paper", "seed": 1}, resume=True)
+    for bad, message in (({"every_seconds": -1.0}, "every_seconds must be a finite number >= 0, got -1.0"),
+                         ({"every_updates": 0}, "every_updates must be an integer >= 1, got 0")):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            open_checkpoint(where, ident, resume=True, **bad)
+    (tmp_path / "file").write_text("")
+    with pytest.raises(ValueError, match="checkpoint '.*file' is a file, not a directory"):
+        open_checkpoint(tmp_path / "file", ident)
     again = open_checkpoint(where, ident, resume=True)
     assert again.session == 1 and again.load("x") == 1 and again.earlier_seconds() >= 0
+
+
+def test_finished_networks_are_saved_whole_and_not_trained_again(tmp_path, monkeypatch):
+    """Workers of a parallel run (spawned processes) save into the same checkpoint; a run that
+    finds every network there trains none, and gives the same data."""
+    ck = open_checkpoint(tmp_path / "ck", {"run": 1}, every_seconds=1e9)
+    first = tk._train_all(TINY, 3, 2, False, ck)
+    assert ck.keys() == sorted(f"{m}-{k}" for m in tk.MODELS for k in range(TINY.seeds))
+    monkeypatch.setattr(tk, "train_one", lambda *a, **k: pytest.fail("a finished network was trained again"))
+    assert tk._train_all(TINY, 3, 1, False, ck) == first
+    with pytest.raises(ValueError, match=r"RNN-0.pkl was made from something else: .*seed 3 \(this run: 4\)"):
+        tk._train_all(TINY, 4, 1, False, ck)
+
+
+# ----------------------------------------------------------------------------- a whole run, by SIGINT
+
+SCRIPT = """\
+import sys
+from tempnets.chapters import temporal_kernels as tk
+from tempnets.__main__ import _exit, main
+tk.SIZES["book"] = tk.Sizes(*{sizes!r})
+_exit(main(sys.argv[1:]))
+"""
+
+
+def _comparable(record):
+    """A record's claims and data without wall times (which no two runs share)."""
+    data = json.loads(json.dumps(record["data"]))
+    for model in data["models"].values():
+        for run in model["runs"]:
+            run.pop("seconds")
+    return record["claims"], data
+
+
+def test_reproduce_interrupted_by_sigint_then_resumed_gives_the_same_record(tmp_path, monkeypatch):
+    slow = dataclasses.replace(TINY, updates=200)  # long enough to be caught mid-training
+    monkeypatch.setitem(tk.SIZES, "book", slow)
+    assert main(["reproduce", "tk-serial-recall", "--no-progress", "--out", str(tmp_path / "slow.json")]) in (0, 1)
+    slow_whole = json.loads((tmp_path / "slow.json").read_text())
+    assert not (tmp_path / "slow.checkpoint").exists()  # removed once the record was written
+
+    script = tmp_path / "run.py"
+    script.write_text(SCRIPT.format(sizes=dataclasses.astuple(slow)))
+    out, ck = tmp_path / "r.json", tmp_path / "r.checkpoint"
+    cmd = [sys.executable, str(script), "reproduce", "tk-serial-recall", "--scale", "book",
+           "--no-progress", "--out", str(out), "--checkpoint-every", "0.05"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not ((ck / "RNN-0.pkl").exists() and (ck / "RNN-1.training.pkl").exists()):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.005)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.splitlines()[-1] == (f"interrupted: nothing was written (an earlier record is unchanged); "
+                                    f"the work so far is kept in {ck}: add --resume to continue")
+    assert not out.exists()
+    left = sorted(p.name for p in ck.iterdir())
+    assert "RNN-0.pkl" in left and "LSTM-1.pkl" not in left  # interrupted in the middle
+    assert not [n for n in left if n.endswith(".tmp")]  # never a half-written file
+
+    run = subprocess.run(cmd + ["--resume"], capture_output=True, text=True, timeout=120)
+    assert run.returncode in (0, 1), run.stderr
+    resumed = json.loads(out.read_text())
+    assert _comparable(resumed) == _comparable(slow_whole)
+    assert resumed["resumed"]["sessions"] == 2 and "resumed from a checkpoint" in resumed["note"]
+    assert resumed["command"] == slow_whole["command"]
+    assert not ck.exists()
+
+
+def test_resume_mistakes_are_one_line_errors(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(tk.SIZES, "book", TINY)
+    out = tmp_path / "r.json"
+    assert main(["reproduce", "tk-serial-recall", "--out", str(out), "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: nothing to resume: {tmp_path / 'r.checkpoint'} holds no checkpoint")
+    assert len(err.splitlines()) == 1 and not out.exists()
+    assert main(["reproduce", "gsm-reber-count", "--out", str(out), "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --resume: gsm-reber-count keeps no checkpoint (it cannot be "
+                          "interrupted and continued); experiments that do: ") and "tk-serial-recall" in err
+    # a checkpoint of seed 0 is not continued by seed 1
+    ck = open_checkpoint(tmp_path / "r.checkpoint",
+                         experiments.checkpoint_identity("tk-serial-recall", "book", 0, 0.0))
+    ck.save("RNN-0", None)
+    assert main(["reproduce", "tk-serial-recall", "--seed", "1", "--out", str(out), "--resume"]) == 2
+    assert "seed 0 (this run: 1)" in capsys.readouterr().err
+    assert main(["reproduce", "tk-serial-recall", "--out", str(out)]) == 2  # without --resume
+    assert "continue it with --resume, or remove the directory" in capsys.readouterr().err
+    assert (tmp_path / "r.checkpoint" / "RNN-0.pkl").exists()  # an interrupted run's work is kept
+
+
+def test_the_help_names_the_experiments_that_keep_a_checkpoint():
+    from tempnets.__main__ import _parser
+
+    resumable = [e.id for e in experiments.EXPERIMENTS if experiments.resumable(e.id)]
+    assert resumable == ["tk-serial-recall", "tk-long-delays", "tk-search"]
+    reproduce = _parser()._subparsers._group_actions[0].choices["reproduce"]
+    assert "all but tk-serial-recall, tk-long-delays and tk-search" in reproduce._option_string_actions["--resume"].help

@@ -34,6 +34,7 @@ def test_unknown_id_is_a_clear_error(capsys):
     (["reproduce", "gsm-reber-count", "--scale", "huge"], "invalid choice"),
     (["reproduce", "gsm-reber-count", "--seed", "-3"], "non-negative integer"),
     (["reproduce", "gsm-reber-count", "--jobs", "0"], "positive integer"),
+    (["reproduce", "tk-serial-recall", "--checkpoint-every", "-1"], "must be a number of seconds >= 0, got '-1'"),
     (["frobnicate"], "invalid choice"),
 ])
 def test_bad_options_exit_non_zero_with_a_message(args, message, capsys):
@@ -52,6 +53,7 @@ def test_reproduce_prints_the_table_and_writes_the_record(tmp_path, capsys):
     assert record["seed"] == 3 and record["scale"] == "book" and record["wall_time_s"] >= 0
     assert record["versions"]["numpy"] and record["claims"][0]["holds"] is True
     assert "commit" in record  # the source tree's commit (None outside a git checkout)
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]  # (it keeps no checkpoint)
 
 
 def test_reproduce_exits_1_when_a_claim_is_not_as_stated(monkeypatch, tmp_path, capsys):

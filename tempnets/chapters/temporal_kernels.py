@@ -190,12 +190,15 @@ def _rngs(seed: int, k: int):
     return np.random.default_rng(a), np.random.default_rng(b)
 
 
-def train_one(name: str, sz: Sizes, seed: int = 0, k: int = 0, progress=None):
+def train_one(name: str, sz: Sizes, seed: int = 0, k: int = 0, progress=None, checkpoint=None,
+              key: str | None = None):
     """Train network ``k`` of model ``name`` at sizes ``sz``.  Returns ``(params, history)``.
 
     The history's ``evals`` are string accuracies on 256 fixed validation strings
     at the longest training delay, every ``sz.eval_every`` updates.  The initial
-    scale and the learning rate are the model's :meth:`Sizes.setting`.
+    scale and the learning rate are the model's :meth:`Sizes.setting`.  With a
+    :class:`~tempnets.checkpoint.Checkpoint`, the training saves its state under ``key``
+    (default ``"NAME-K.training"``) and continues from it (:func:`tempnets.optim.train`).
     """
     task = sz.task
     init_scale, rate = sz.setting(name)
@@ -211,7 +214,8 @@ def train_one(name: str, sz: Sizes, seed: int = 0, k: int = 0, progress=None):
     return optim.train(lg, params, lambda g: sq.make_batch(task, sz.batch, g)[:3], sz.updates,
                        config=optim.OptimConfig(learning_rate=rate), rng=batch_rng,
                        evaluate=evaluate, eval_every=sz.eval_every, progress=progress,
-                       desc=f"{name} #{k}")
+                       desc=f"{name} #{k}", checkpoint=checkpoint,
+                       checkpoint_key=key or f"{name}-{k}.training")
 
 
 def hidden_states(name, params, x):
@@ -267,14 +271,31 @@ def _windowed(values, w):
     return v[:n * w].reshape(n, w).mean(axis=1).tolist()
 
 
-def _train_task(name, sz, seed, k, progress=False):
+def _checkpointed(checkpoint, key, made_from, compute):
+    """``compute()``, or what a checkpoint saved of it under ``key`` (a network finished
+    before an interruption is not trained again); saved there when computed."""
+    if checkpoint is None:
+        return compute()
+    done = checkpoint.load(key, made_from)
+    if done is None:
+        done = compute()
+        checkpoint.save(key, done, made_from)
+    return done
+
+
+def _train_task(name, sz, seed, k, checkpoint=None, progress=False):
     """Train and test network ``k`` of ``name``: its run record and its final parameters."""
-    params, h = train_one(name, sz, seed, k, progress)
-    ev = evaluate(name, params, sz, seed)
-    crit = next((s for s, a in zip(h.eval_steps, h.evals) if a >= CRITERION), None)
-    run = {"loss": _windowed(h.loss, max(sz.updates // 100, 1)), "eval_steps": h.eval_steps,
-           "val_string": h.evals, "updates_to_criterion": crit, "seconds": round(h.seconds, 2), **ev}
-    return run, _jsonable_params(params)
+    def compute():
+        params, h = train_one(name, sz, seed, k, progress, checkpoint)
+        ev = evaluate(name, params, sz, seed)
+        crit = next((s for s, a in zip(h.eval_steps, h.evals) if a >= CRITERION), None)
+        run = {"loss": _windowed(h.loss, max(sz.updates // 100, 1)), "eval_steps": h.eval_steps,
+               "val_string": h.evals, "updates_to_criterion": crit, "seconds": round(h.seconds, 2),
+               **ev}
+        return run, _jsonable_params(params)
+
+    made_from = {"model": name, "sizes": dataclasses.asdict(sz), "seed": seed, "network": k}
+    return _checkpointed(checkpoint, f"{name}-{k}", made_from, compute)
 
 
 def _map(fn, tasks, jobs, progress, what="networks"):
@@ -295,10 +316,11 @@ def _map(fn, tasks, jobs, progress, what="networks"):
     return [fn(*t, progress) for t in tasks]
 
 
-def _train_all(sz, seed, jobs, progress):
+def _train_all(sz, seed, jobs, progress, checkpoint=None):
     """Every (model, network) pair; with ``jobs > 1`` in that many processes (same results)."""
     tasks = [(name, k) for name in MODELS for k in range(sz.seeds)]
-    results = _map(_train_task, [(name, sz, seed, k) for name, k in tasks], jobs, progress)
+    results = _map(_train_task, [(name, sz, seed, k, checkpoint) for name, k in tasks], jobs,
+                   progress)
     data = {"models": {}, "params": {}}
     for name in MODELS:
         mine = [r for (n, _), r in zip(tasks, results) if n == name]
@@ -320,14 +342,18 @@ def _median(runs, key, j):
     return float(np.median([r[key][j] for r in runs]))
 
 
-def run_serial_recall(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
+def run_serial_recall(scale="book", seed=0, jobs=1, progress=None, trained=None,
+                      checkpoint=None) -> Result:
     """Serial recall: RNN, TKRNN, TKRNN^{+2}, LSTM at several delays (``tk-serial-recall``).
 
     ``jobs`` processes train the networks (the results do not depend on it).  With
     ``trained=`` (a previous result's or record's ``data``) the claims are
-    re-derived without training.
+    re-derived without training.  With a :class:`~tempnets.checkpoint.Checkpoint` every
+    finished network is saved in it (key ``"NAME-K"``), every network in training at
+    least every ``checkpoint.every_seconds``, and a run that finds them there continues
+    from them, to the same result (``python -m tempnets reproduce ID --resume``).
     """
-    return _recall("tk-serial-recall", SIZES, scale, seed, jobs, progress, trained)
+    return _recall("tk-serial-recall", SIZES, scale, seed, jobs, progress, trained, checkpoint)
 
 
 LONG_SIZES = {
@@ -342,20 +368,22 @@ Every model trains with initial scale 1 and learning rate 1e-2, as in the record
 predates the search (``settings=None``); with :data:`TUNED` instead, it is to be re-run."""
 
 
-def run_long_delays(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
+def run_long_delays(scale="book", seed=0, jobs=1, progress=None, trained=None,
+                    checkpoint=None) -> Result:
     """Serial recall of the 6-bit task trained on delays 2-50 and tested up to 100 (``tk-long-delays``).
 
     Asks whether training on long, variable delays yields the stable state the paper
-    describes.  Same models, training code and claims as :func:`run_serial_recall`.
+    describes.  Same models, training code, checkpoints and claims as
+    :func:`run_serial_recall`.
     """
-    return _recall("tk-long-delays", LONG_SIZES, scale, seed, jobs, progress, trained)
+    return _recall("tk-long-delays", LONG_SIZES, scale, seed, jobs, progress, trained, checkpoint)
 
 
-def _recall(exp_id, table, scale, seed, jobs, progress, trained):
+def _recall(exp_id, table, scale, seed, jobs, progress, trained, checkpoint=None):
     scale = get_scale(scale)
     sz = table[scale]
     if trained is None:
-        data = _train_all(sz, seed, jobs, progress)
+        data = _train_all(sz, seed, jobs, progress, checkpoint)
         data.update(experiment=exp_id, scale=scale, seed=seed, sizes=dataclasses.asdict(sz))
     else:
         data = trained.data if isinstance(trained, Result) else trained
@@ -534,17 +562,23 @@ SEARCH = {"init_scales": (0.5, 1.0, 2.0, 4.0, 8.0), "learning_rates": (3e-3, 1e-
 validation strings) of the comparisons, which are numbered 0, 1, ...  The grid is ours."""
 
 
-def _search_task(name, init_scale, rate, base, seed, k, progress=False):
+def _search_task(name, init_scale, rate, base, seed, k, checkpoint=None, progress=False):
     """Train network ``k`` of ``name`` with one setting of the search: its final scores."""
     sz = dataclasses.replace(base, settings={name: [init_scale, rate]})
     run = {"model": name, "init_scale": init_scale, "learning_rate": rate, "network": k}
-    try:
-        _, h = train_one(name, sz, seed, k, progress)
-    except optim.DivergenceError as e:  # a setting that diverges scores 0 and loses every tie
-        return {**run, "val_string": 0.0, "final_loss": None, "diverged": str(e)}
-    n = max(len(h.loss) // 10, 1)
-    return {**run, "val_string": float(h.evals[-1]), "final_loss": float(np.mean(h.loss[-n:])),
-            "seconds": round(h.seconds, 2)}
+    key = f"{name}-s{init_scale:g}-lr{rate:g}-{k}"
+
+    def compute():
+        try:
+            _, h = train_one(name, sz, seed, k, progress, checkpoint, key=key + ".training")
+        except optim.DivergenceError as e:  # a setting that diverges scores 0 and loses every tie
+            return {**run, "val_string": 0.0, "final_loss": None, "diverged": str(e)}
+        n = max(len(h.loss) // 10, 1)
+        return {**run, "val_string": float(h.evals[-1]), "final_loss": float(np.mean(h.loss[-n:])),
+                "seconds": round(h.seconds, 2)}
+
+    made_from = {"sizes": dataclasses.asdict(sz), "seed": seed, "network": k}
+    return _checkpointed(checkpoint, key, made_from, compute)
 
 
 def search_choice(runs: list, name: str) -> dict:
@@ -569,7 +603,7 @@ def search_choice(runs: list, name: str) -> dict:
             "final_loss": scores[best][1]}
 
 
-def run_search(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
+def run_search(scale="book", seed=0, jobs=1, progress=None, trained=None, checkpoint=None) -> Result:
     """The same search over initial scale and learning rate for every model (``tk-search``).
 
     Every model of :data:`MODELS` trains on the book-scale serial-recall task
@@ -577,14 +611,16 @@ def run_search(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Res
     :data:`SEARCH`; :func:`search_choice` picks each model's setting from the validation
     accuracy of networks the comparisons never use.  ``paper`` scale trains three
     networks per setting instead of one.  The book-scale choices are written into
-    :data:`TUNED` (a test checks that they are the record's).
+    :data:`TUNED` (a test checks that they are the record's).  ``checkpoint``: as for
+    :func:`run_serial_recall` (keys ``"NAME-sSCALE-lrRATE-K"``).
     """
     scale = get_scale(scale)
     if trained is None:
         base = dataclasses.replace(SIZES["book"], settings=None)
         nets = SEARCH["networks"][scale]
-        tasks = [(name, s, lr, base, seed, SEARCH["first_network"] + i) for name in MODELS
-                 for s in SEARCH["init_scales"] for lr in SEARCH["learning_rates"] for i in range(nets)]
+        tasks = [(name, s, lr, base, seed, SEARCH["first_network"] + i, checkpoint)
+                 for name in MODELS for s in SEARCH["init_scales"]
+                 for lr in SEARCH["learning_rates"] for i in range(nets)]
         data = {"experiment": "tk-search", "scale": scale, "seed": seed,
                 "grid": {"init_scales": list(SEARCH["init_scales"]),
                          "learning_rates": list(SEARCH["learning_rates"])},
