@@ -532,7 +532,7 @@ def _recall_claims(data, sz, expect, scale) -> claims.ClaimsTable:
 
 
 _EXPECT = {
-    ("tk-serial-recall", "book"): {"learns": True, "store50": False, "stable": False, "lstm": None,
+    ("tk-serial-recall", "book"): {"learns": None, "store50": False, "stable": False, "lstm": None,
                                    "rnn": None, "plus_n": None},
     ("tk-serial-recall", "paper"): {"learns": None, "store50": None, "stable": None,
                                     "lstm": None, "rnn": None, "plus_n": None},
@@ -548,7 +548,9 @@ scale no model learned the 35-bit task in 20,000 updates, the LSTM (the control)
 claims that need the task learned are not tested there.  With 5 networks per model a share of networks is
 decided only when all or none of them reach the level, and the comparisons of medians (with the
 LSTM, with the RNN, TKRNN^{+2} against TKRNN) have no finite 95% interval: they are
-inconclusive at both scales."""
+inconclusive at both scales.  "Learns" at book scale (5 of 5 TKRNNs in our run) is shown, not
+asserted: with one initial weight in 10^12 changed (``reproduce --perturb 1e-12``) one of the
+five falls short (4 of 5, an interval reaching below one half), so one network decides it."""
 
 
 # ----------------------------------------------------------------------------- the search
