@@ -379,7 +379,8 @@ class ClaimsTable:
                 NOT_TESTED: "#e7eef8", "FAILS": "#f8d7da"}
     _LEGEND = (("holds", "holds"), ("does not hold (reported)", "does not hold, as the chapter reports"),
                ("inconclusive at this scale", "inconclusive: the interval straddles the threshold"),
-               (NOT_TESTED, "not tested: the control learned nothing, so this run cannot test it"),
+               (NOT_TESTED, "not tested: the run cannot test it (its control learned nothing, "
+                            "or what it is about never happened)"),
                ("FAILS", "not what the chapter's text says: with your own seed or settings this "
                          "can happen; with the chapter's, please report it"))
 
