@@ -373,11 +373,14 @@ def _train_one_online(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
     live[:no] = 1.0
     net = np.zeros(P)
     ynet = np.zeros(O)
+    yv = np.zeros(O)
     dy = np.zeros(O)
     acc = np.zeros(P)
     D = np.zeros((B, P))  # D[k]: hidden deltas of step s - k
     G = np.zeros((B, nh))  # G[k] = lr a(s-k) D[k]
     win = np.zeros(B, np.int64)  # win[k] = (s - k) % B, the window's ring slots
+    terms = np.zeros(B, np.int64)  # the window steps k that change a row of Vh
+    rows = np.zeros(nh, np.int64)  # the attentive hidden units of a step
     touched = np.zeros(P)  # 1 on units attentive somewhere in the window
     # local copies of the per-step state (no stores near other networks' rows: false sharing)
     X = Xb.copy()
@@ -429,9 +432,11 @@ def _train_one_online(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
             # y = f(Wy @ [h, 1]); e = onehot(d) - y on the real outputs; dy = dE/dnet
             for o in range(no):
                 ynet[o] = dot4(Wy, o, H, slot, P)
+            for o in range(O):  # (a loop of its own: it vectorises, the error sum cannot)
+                yv[o] = _logistic(ynet[o])
             e2 = 0.0
             for o in range(O):
-                y = _logistic(ynet[o])
+                y = yv[o]
                 e = ((1.0 if o == d else 0.0) - y) * live[o]
                 e2 += e * e
                 dy[o] = e if xent else e * y * (1.0 - y)
@@ -446,20 +451,20 @@ def _train_one_online(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
             if n_valid < B:
                 n_valid += 1
             n_hid = min(h - 1, n_valid)
-            # ---- backward into the hidden layer: acc = Wy.T @ dy, before Wy changes
+            # ---- backward into the hidden layer: acc = Wy.T @ dy, before Wy changes,
+            # in the pass over Wy of the output weights' update:
+            # Vy = mom Vy + lr dy [h, 1].T ; Wy += Vy
             for j in range(P):
                 acc[j] = 0.0
             for o in range(no):
                 dyo = dy[o]
+                c = lr * dyo
                 for j in range(P):
-                    acc[j] += Wy[o, j] * dyo
-            # ---- output weights: Vy = mom Vy + lr dy [h, 1].T ; Wy += Vy
-            for o in range(no):
-                c = lr * dy[o]
-                for j in range(P):
+                    w = Wy[o, j]
+                    acc[j] += w * dyo
                     v = mom * Vy[o, j] + c * H[slot, j]
                     Vy[o, j] = v
-                    Wy[o, j] += v
+                    Wy[o, j] = w + v
             if n_hid > 0:
                 w = slot
                 for k in range(n_hid):
@@ -473,13 +478,27 @@ def _train_one_online(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
                 for k in range(1, n_hid):
                     sn = win[k - 1]
                     sk = win[k]
-                    for j in range(P):
-                        acc[j] = 0.0
+                    # (the attentive rows in order, two per pass over acc: per element
+                    # the same sum, half the loads and stores of acc)
+                    na = 0
                     for i in range(nh):
                         if A[sn, i] != 0.0:
-                            di = D[k - 1, i]
-                            for j in range(P):
-                                acc[j] += Wh[i, j] * di
+                            rows[na] = i
+                            na += 1
+                    for j in range(P):
+                        acc[j] = 0.0
+                    for t in range(0, na - 1, 2):
+                        i1 = rows[t]
+                        i2 = rows[t + 1]
+                        d1 = D[k - 1, i1]
+                        d2 = D[k - 1, i2]
+                        for j in range(P):
+                            acc[j] = (acc[j] + Wh[i1, j] * d1) + Wh[i2, j] * d2
+                    if na % 2 == 1:
+                        i1 = rows[na - 1]
+                        d1 = D[k - 1, i1]
+                        for j in range(P):
+                            acc[j] += Wh[i1, j] * d1
                     for j in range(P):  # (gamma = 1: a held unit passes its delta on)
                         dn = D[k - 1, j]
                         held = dn if A[sn, j] == 0.0 else 0.0
@@ -495,25 +514,46 @@ def _train_one_online(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
                         G[k, i] = g if ai != 0.0 else 0.0
                         touched[i] = ai if ai > touched[i] else touched[i]
                 # ---- hidden weights, rows of units attentive somewhere in the window:
-                # Vh[i] = mom Vh[i] + sum_k G[k, i] z(s-k) ; Wh[i] += Vh[i], one pass per
-                # window step (m: the momentum not yet applied), Wh with the last
+                # Vh[i] = mom Vh[i] + sum_k G[k, i] z(s-k) ; Wh[i] += Vh[i], newest step
+                # first, the steps with G[k, i] == 0 left out but the oldest, momentum
+                # (m) with the first.  Two steps per pass over the row, Wh with the last
+                # pass: per element the same operations in the same order (1.0 v == v),
+                # half the loads and stores of Vh.
                 for i in range(nh):
                     if touched[i] == 0.0:
                         continue
-                    m = mom
+                    nt = 0
                     for k in range(n_hid - 1):
-                        g = G[k, i]
-                        if g != 0.0:
-                            sk = win[k]
-                            for j in range(S):
-                                Vh[i, j] = m * Vh[i, j] + g * Z[sk, j]
-                            m = 1.0
-                    g = G[n_hid - 1, i]
-                    sk = win[n_hid - 1]
-                    for j in range(S):
-                        v = m * Vh[i, j] + g * Z[sk, j]
-                        Vh[i, j] = v
-                        Wh[i, j] += v
+                        if G[k, i] != 0.0:
+                            terms[nt] = k
+                            nt += 1
+                    terms[nt] = n_hid - 1
+                    nt += 1
+                    m = mom
+                    t = 0
+                    while nt - t > 2:
+                        g1 = G[terms[t], i]
+                        s1 = win[terms[t]]
+                        g2 = G[terms[t + 1], i]
+                        s2 = win[terms[t + 1]]
+                        for j in range(S):
+                            Vh[i, j] = (m * Vh[i, j] + g1 * Z[s1, j]) + g2 * Z[s2, j]
+                        m = 1.0
+                        t += 2
+                    g2 = G[n_hid - 1, i]
+                    s2 = win[n_hid - 1]
+                    if nt - t == 2:
+                        g1 = G[terms[t], i]
+                        s1 = win[terms[t]]
+                        for j in range(S):
+                            v = (m * Vh[i, j] + g1 * Z[s1, j]) + g2 * Z[s2, j]
+                            Vh[i, j] = v
+                            Wh[i, j] += v
+                    else:
+                        for j in range(S):
+                            v = m * Vh[i, j] + g2 * Z[s2, j]
+                            Vh[i, j] = v
+                            Wh[i, j] += v
             s += 1
             slot = slot + 1 if slot + 1 < B else 0
         if diverged:

@@ -14,8 +14,9 @@ three rules, and this module holds what they share:
 * **Sums in a fixed order that still vectorises.**  :func:`dot4` keeps four
   partial sums, element ``j`` going to sum ``j % 4``, and adds them as
   ``(s0 + s1) + (s2 + s3)``: the order is part of the code, so a CPU with
-  wider vectors computes the same thing, and LLVM can still put the four sums
-  in one vector register.
+  wider vectors computes the same thing, and the four sums are one vector
+  register (written out in LLVM IR by :func:`_sums4`: numba turns LLVM's own
+  SLP vectoriser off).
 * **No libm.**  ``exp`` in a kernel calls the C library, whose implementation
   is chosen at run time by the CPU (glibc has separate FMA variants); the
   logistic here is plain arithmetic (:func:`logistic`, within a few ulp).
@@ -29,6 +30,9 @@ from __future__ import annotations
 
 import numba
 import numpy as np
+from llvmlite import ir
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 
 def ensure_numba_cache() -> str | None:
@@ -100,22 +104,54 @@ def logistic(u):
     return q / (q + (even + odd) * np.int64(two_k).view(np.float64))
 
 
+@intrinsic
+def _sums4(typingctx, A, i, B, k, m):
+    """``(s0, s1, s2, s3)``: ``s_r`` the sum of ``A[i, j] * B[k, j]`` over ``j < m``,
+    ``j % 4 == r``, in order of ``j`` (``m`` a multiple of 4; C-contiguous 2-D arrays).
+
+    The four sums are one vector of four doubles, written out in LLVM IR: a vector
+    multiply and add are four IEEE scalar ones side by side, so this is the scalar
+    loop's arithmetic exactly.  (LLVM would find that vector itself, but numba turns
+    its SLP vectoriser off, and the loop vectoriser would need ``reassoc``.)
+    """
+    if not (isinstance(A, types.Array) and isinstance(B, types.Array) and A.ndim == B.ndim == 2
+            and A.layout == B.layout == "C" and A.dtype == B.dtype == types.float64):
+        return None
+    sig = types.UniTuple(types.float64, 4)(A, i, B, k, m)
+
+    def codegen(context, builder, sig, args):
+        A_ty, i_ty, B_ty, k_ty, m_ty = sig.args
+        A_, i_, B_, k_, m_ = args
+        intp = context.get_value_type(types.intp)
+        zero = ir.Constant(intp, 0)
+        rows = []
+        for ty, ary, row, row_ty in ((A_ty, A_, i_, i_ty), (B_ty, B_, k_, k_ty)):
+            a = context.make_array(ty)(context, builder, ary)
+            row = context.cast(builder, row, row_ty, types.intp)
+            rows.append(cgutils.get_item_pointer(context, builder, ty, a, [row, zero]))
+        vec = ir.VectorType(ir.DoubleType(), 4)
+        acc = cgutils.alloca_once_value(builder, ir.Constant(vec, [0.0] * 4))
+        stop = context.cast(builder, m_, m_ty, types.intp)
+        with cgutils.for_range_slice(builder, zero, stop, ir.Constant(intp, 4)) as (j, _):
+            a, b = (builder.load(builder.bitcast(builder.gep(p, [j]), vec.as_pointer()), align=8)
+                    for p in rows)
+            builder.store(builder.fadd(builder.load(acc), builder.fmul(a, b)), acc)
+        v = builder.load(acc)
+        return context.make_tuple(builder, sig.return_type,
+                                  [builder.extract_element(v, ir.Constant(ir.IntType(32), r))
+                                   for r in range(4)])
+
+    return sig, codegen
+
+
 @numba.njit(cache=True, inline="always")
 def dot4(A, i, B, k, n):
     """``sum(A[i, :n] * B[k, :n])`` in a fixed order: four partial sums (element ``j`` to
     sum ``j % 4``), then ``(s0 + s1) + (s2 + s3)``; a tail of ``n % 4`` elements goes to the
-    first sums in turn.  Same bits on every CPU; vectorises without ``reassoc``.  (Rows by
-    index, not as views: a view in an inner loop costs a reference count each time.)"""
-    s0 = 0.0
-    s1 = 0.0
-    s2 = 0.0
-    s3 = 0.0
+    first sums in turn.  Same bits on every CPU; one vector of four sums
+    (:func:`_sums4`).  ``A``, ``B``: C-contiguous 2-D float64 arrays."""
     m = n - n % 4
-    for j in range(0, m, 4):
-        s0 += A[i, j] * B[k, j]
-        s1 += A[i, j + 1] * B[k, j + 1]
-        s2 += A[i, j + 2] * B[k, j + 2]
-        s3 += A[i, j + 3] * B[k, j + 3]
+    s0, s1, s2, s3 = _sums4(A, i, B, k, m)
     if m < n:
         s0 += A[i, m] * B[k, m]
     if m + 1 < n:

@@ -158,3 +158,28 @@ def test_numpy_integer_seeds_and_sizes_are_accepted():
     a = init_params(7, 5, 7, rng=np.int64(3), n_networks=np.int64(2))
     b = init_params(7, 5, 7, rng=3, n_networks=2)
     assert all(np.array_equal(x, y) for x, y in zip(a, b))
+
+
+def test_dot4_is_the_scalar_sum_in_its_fixed_order():
+    """``portable.dot4`` (four sums as one vector) gives the bits of the plain scalar loop:
+    element ``j`` to sum ``j % 4``, the tail to the first sums, ``(s0 + s1) + (s2 + s3)``."""
+    import numba
+
+    from tempnets import portable
+
+    @numba.njit
+    def dot(A, i, B, k, n):
+        return portable.dot4(A, i, B, k, n)
+
+    gen = np.random.default_rng(1)
+    for n in range(14):
+        A = gen.standard_normal((3, n + 2)) * np.exp(gen.uniform(-30, 30, (3, n + 2)))
+        B = gen.standard_normal((2, n + 2))
+        A[2, : n // 2] = -0.0
+        for i, k in ((0, 1), (2, 0), (1, 1)):
+            s = [0.0, 0.0, 0.0, 0.0]
+            for j in range(n):
+                s[j % 4] += A[i, j] * B[k, j]
+            want = (s[0] + s[1]) + (s[2] + s[3])
+            got = dot(A, i, B, k, n)
+            assert np.float64(got).tobytes() == np.float64(want).tobytes(), (n, i, k)
