@@ -4,14 +4,18 @@ Run as a script: ``python benchmarks/bench_tkrnn.py [--repeat K]``.
 
 One training step's work (forward, loss, O(T) backward, all gradients) on a batch
 of 64 serial-recall sequences of the 35-bit task (delay 50: 65 steps) with 100
-hidden units, by the library (numpy vectorised over the batch) and, in the same
+hidden units, by the library (compiled kernels vectorised over the batch, no BLAS:
+the same bits on every CPU, see :mod:`tempnets.portable_math`) and, in the same
 run, by a naive numpy loop that processes one sequence at a time with vector
-operations (the same algorithm, unbatched).  Prints the cost per
+operations (the same algorithm, unbatched, with BLAS).  Prints the cost per
 sequence-step of both and their ratio, then the TKRNN's cost against the RNN
 and the TKRNN^{+2} of the same size (the paper: "as efficient as the standard
 RNN"; TKRNN^{+n} "n times slower").  Times are the best of ``--repeat`` runs
 (the machine may be shared).  Everything runs with one BLAS thread, as training does
-(:func:`tempnets.optim.one_blas_thread`).
+(:func:`tempnets.optim.one_blas_thread`); run with ``NUMBA_NUM_THREADS=1`` too.
+
+Then the same for the four models of the chapter at its book size (``SIZES["book"]``:
+32 hidden units, batch 32, delay 10), where the chapter's three minutes go.
 
 Then the cost of one whole training update (forward, backward, clipping, Adam: what
 :func:`tempnets.optim.train` does) of the TKRNN and of the parameter-matched LSTM at the
@@ -76,7 +80,28 @@ def main():
     args = ap.parse_args()
     with optim.one_blas_thread():  # as every training loop and test runs
         measure(args.repeat)
+        measure_book(args.repeat, args.updates)
         measure_updates(args.repeat, args.updates)
+
+
+def measure_book(repeat, n_updates):
+    """Forward + backward and a whole update of each model of the chapter at book size."""
+    from tempnets.chapters import temporal_kernels as tk
+
+    sz = tk.SIZES["book"]
+    task = sz.task
+    x, target, mask, _, _ = sequences.make_batch(task, sz.batch, rng=0, delay=task.delays[1])
+    T, B, _ = x.shape
+    for name in tk.MODELS:
+        params = tk.build(name, task, sz.hidden, np.random.default_rng(0))
+        _, loss_and_grad = tk.model_functions(name)
+        t, _ = best_time(lambda: loss_and_grad(params, x, target, mask), repeat)
+        run = lambda: optim.train(loss_and_grad, params, lambda g: (x, target, mask),  # noqa: E731
+                                  n_updates, rng=0, progress=False)
+        t_update, _ = best_time(run, repeat)
+        print(f"book size {name}: forward + backward {1e6 * t / (T * B):.2f} us/sequence-step "
+              f"({1e3 * t:.2f} ms per batch of {B} x {T} steps), update "
+              f"{1e3 * t_update / n_updates:.2f} ms (float64)")
 
 
 def peak_gflops(repeat, n=2048):

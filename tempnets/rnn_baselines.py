@@ -20,17 +20,24 @@ LSTM (one cell per unit, gates stacked in the order input, forget, output, cell)
 
 The forget-gate bias starts at +1 (a common choice; ours).  :func:`matched_hidden`
 sizes either baseline to a given parameter count (that of the TKRNN).
+
+The recursions are numba kernels and every product and sum goes through
+:mod:`tempnets.portable_math`, as in :mod:`tempnets.tkrnn`: the same bits on every CPU.
+The numpy forms they equal are in ``tests/reference_tkrnn.py``.
 """
 
 from __future__ import annotations
 
 import math
 
+import numba
 import numpy as np
 
-from .random import as_generator, perturbed
+from . import portable_math as pm
 from .checks import array, count, real
-from .tkrnn import _logistic, softmax_xent, weights_and_batch
+from .portable import logistic
+from .random import as_generator, perturbed
+from .tkrnn import softmax_xent, weights_and_batch
 
 __all__ = ["rnn_init", "rnn_forward", "rnn_loss_and_grad", "lstm_init", "lstm_forward",
            "lstm_loss_and_grad", "n_params", "matched_hidden"]
@@ -99,11 +106,6 @@ def _shapes(params, gates, name):
     return HI - H, H, dims["O"][0]
 
 
-def _outer_sum(d, a):
-    """``sum_t d_t a_tᵀ`` over time and batch as one matrix product: (T, B, m), (T, B, k) -> (m, k)."""
-    return d.reshape(-1, d.shape[-1]).T @ a.reshape(-1, a.shape[-1])
-
-
 # ----------------------------------------------------------------------------- RNN (eqs. 1-2)
 
 def rnn_init(n_in, n_hidden, n_out, rng=None, scale=1.0) -> dict:
@@ -121,19 +123,44 @@ def _step_inputs(x, H):
     return inp
 
 
-def _rnn_forward(W_h, b_h, W_z, b_z, x):
+def _readout(inp, x, W_z, b_z):
+    """``(v, logits)``: ``v_t = [h_t, x_t]``, what the outputs see, and ``W_z v_t + b_z``."""
     T, B, I = x.shape
-    H = W_h.shape[0]
-    inp = _step_inputs(x, H)
-    a = np.empty((B, H), x.dtype)
-    for t in range(T):  # in place (out=): no temporaries in the loop, the same bits
-        np.matmul(inp[t], W_h.T, out=a)
-        a += b_h
-        inp[t + 1, :, :H] = _logistic(a, out=a)
-    v = np.concatenate([inp[1:, :, :H], x], axis=2)  # [y_t, x_t], what the outputs see
-    logits = v @ W_z.T
-    logits += b_z
+    H = inp.shape[2] - I
+    v = np.concatenate([inp[1:, :, :H], x], axis=2)
+    return v, pm.matmul(v.reshape(T * B, H + I), W_z.T, bias=b_z).reshape(T, B, -1)
+
+
+def _gradients(da, inp, do, v):
+    """The weight gradients summed over time and batch, in step order (both models):
+    ``W_h``: ``sum_t δ^a_t [h_{t-1}, x_t]ᵀ``; ``W_z``: ``sum_t δ^z_t v_tᵀ``."""
+    T, B, _ = da.shape
+    da, do = da.reshape(T * B, -1), do.reshape(T * B, -1)
+    return {"W_h": pm.outer(da, inp[:T].reshape(T * B, -1)), "b_h": pm.colsum(da),
+            "W_z": pm.outer(do, v.reshape(T * B, -1)), "b_z": pm.colsum(do)}
+
+
+def _rnn_forward(W_h, b_h, W_z, b_z, x):
+    inp = _step_inputs(x, W_h.shape[0])
+    _rnn_states(np.ascontiguousarray(W_h.T), b_h, inp)
+    v, logits = _readout(inp, x, W_z, b_z)
     return inp, v, logits
+
+
+@numba.njit(cache=True)
+def _rnn_states(W_hT, b_h, inp):
+    """Eq. 1 step by step: ``h_t = f(W_h [h_{t-1}, x_t] + b)`` into ``inp[t + 1, :, :H]``."""
+    T, B = inp.shape[0] - 1, inp.shape[1]
+    H = b_h.size
+    a = np.empty((B, H), inp.dtype)
+    for t in range(T):
+        for b in range(B):
+            for j in range(H):
+                a[b, j] = b_h[j]
+        pm.matmul_acc(a, inp[t], W_hT)
+        for b in range(B):
+            for j in range(H):
+                inp[t + 1, b, j] = logistic(a[b, j])
 
 
 def rnn_forward(params, x, return_states=False):
@@ -145,26 +172,32 @@ def rnn_forward(params, x, return_states=False):
 
 
 def rnn_loss_and_grad(params, x, target, mask=None):
-    """Cross-entropy over masked steps / B and its gradient by BPTT."""
+    """Cross-entropy over masked steps / B and its gradient by BPTT (:func:`_rnn_deltas`)."""
     I, H, O = _shapes(params, 1, "RNN")
     (W_h, b_h, W_z, b_z), (x, target, mask) = weights_and_batch(params, x, target, mask, I, O)
     inp, v, logits = _rnn_forward(W_h, b_h, W_z, b_z, x)
     loss, do = softmax_xent(logits, target, mask)
     T, B, _ = x.shape
-    dy_out = (do @ W_z)[:, :, :H]  # backprop into y_t from the output
+    dy_out = pm.matmul(do.reshape(T * B, O), W_z[:, :H]).reshape(T, B, H)  # into y_t from z_t
     da = np.empty((T, B, H), x.dtype)
-    dh_next = np.zeros((B, H), x.dtype)
-    slope = np.empty((B, H), x.dtype)
-    W_yy = W_h[:, :H]
-    for t in range(T - 1, -1, -1):  # in place; the same bits as (dy + dh) * y * (1 - y)
-        y = inp[t + 1, :, :H]
-        np.add(dy_out[t], dh_next, out=da[t])
-        da[t] *= y
-        np.subtract(1, y, out=slope)
-        da[t] *= slope
-        np.matmul(da[t], W_yy, out=dh_next)  # backprop into y_{t-1} through W_yy
-    return loss, {"W_h": _outer_sum(da, inp[:T]), "b_h": da.sum((0, 1)),
-                  "W_z": _outer_sum(do, v), "b_z": do.sum((0, 1))}
+    _rnn_deltas(np.ascontiguousarray(W_h[:, :H]), inp, dy_out, da)
+    return loss, _gradients(da, inp, do, v)
+
+
+@numba.njit(cache=True)
+def _rnn_deltas(W_yy, inp, dy_out, da):
+    """BPTT of eq. 1, ``t = T - 1`` down to 0: ``δ^a_t = (dy_t + W_yyᵀ δ^a_{t+1}) y_t (1 - y_t)``,
+    ``dy_t`` the error from the output at ``t``."""
+    T, B, H = da.shape
+    one = da.dtype.type(1)  # (a literal 1.0 would make a float32 model compute in float64)
+    dh = np.zeros((B, H), da.dtype)  # W_yyᵀ δ^a_{t+1}: the error reaching y_t through y_{t+1}
+    for t in range(T - 1, -1, -1):
+        for b in range(B):
+            for j in range(H):
+                y = inp[t + 1, b, j]
+                da[t, b, j] = (dy_out[t, b, j] + dh[b, j]) * y * (one - y)
+                dh[b, j] = 0
+        pm.matmul_acc(dh, da[t], W_yy)
 
 
 # ----------------------------------------------------------------------------- LSTM
@@ -182,71 +215,75 @@ def _lstm_forward(W_h, b_h, W_z, b_z, x):
     inp = _step_inputs(x, H)
     c = np.zeros((T + 1, B, H), x.dtype)
     gates = np.empty((T, B, 4 * H), x.dtype)
-    iu = np.empty((B, H), x.dtype)
-    for t in range(T):  # in place (out=): no temporaries in the loop, the same bits
+    tc = np.empty((T, B, H), x.dtype)
+    _lstm_states(np.ascontiguousarray(W_h.T), b_h, inp, c, gates, tc)
+    hx, logits = _readout(inp, x, W_z, b_z)
+    return inp, hx, c, gates, tc, logits
+
+
+@numba.njit(cache=True)
+def _lstm_states(W_hT, b_h, inp, c, gates, tc):
+    """The LSTM step by step (module docstring): ``gates[t] = [i, f, o, u]_t``, ``c[t + 1] =
+    c_t``, ``tc[t] = tanh(c_t)`` and ``h_t = o ⊙ tanh(c_t)`` into ``inp[t + 1, :, :H]``."""
+    T, B, H = gates.shape[0], gates.shape[1], c.shape[2]
+    for t in range(T):
         g = gates[t]
-        np.matmul(inp[t], W_h.T, out=g)
-        g += b_h
-        _logistic(g[:, :3 * H], out=g[:, :3 * H])
-        np.tanh(g[:, 3 * H:], out=g[:, 3 * H:])
-        np.multiply(g[:, H:2 * H], c[t], out=c[t + 1])
-        np.multiply(g[:, :H], g[:, 3 * H:], out=iu)
-        c[t + 1] += iu
-        np.tanh(c[t + 1], out=iu)
-        np.multiply(g[:, 2 * H:3 * H], iu, out=inp[t + 1, :, :H])
-    hx = np.concatenate([inp[1:, :, :H], x], axis=2)  # [h_t, x_t], what the outputs see
-    logits = hx @ W_z.T
-    logits += b_z
-    return inp, hx, c, gates, logits
+        for b in range(B):
+            for j in range(4 * H):
+                g[b, j] = b_h[j]
+        pm.matmul_acc(g, inp[t], W_hT)
+        for b in range(B):
+            for j in range(3 * H):
+                g[b, j] = logistic(g[b, j])
+            for j in range(3 * H, 4 * H):
+                g[b, j] = pm.tanh(g[b, j])
+            for j in range(H):  # c_t = f ⊙ c_{t-1} + i ⊙ u;  h_t = o ⊙ tanh(c_t)
+                c[t + 1, b, j] = g[b, H + j] * c[t, b, j] + g[b, j] * g[b, 3 * H + j]
+                tc[t, b, j] = pm.tanh(c[t + 1, b, j])
+                inp[t + 1, b, j] = g[b, 2 * H + j] * tc[t, b, j]
 
 
 def lstm_forward(params, x, return_states=False):
     """Logits ``(T, B, O)`` (and ``(h, c)``, each ``(T, B, H)``, with ``return_states``)."""
     I, H, O = _shapes(params, 4, "LSTM")
     weights, (x, _, _) = weights_and_batch(params, x, n_in=I)
-    inp, _, c, _, logits = _lstm_forward(*weights, x)
+    inp, _, c, _, _, logits = _lstm_forward(*weights, x)
     return (logits, inp[1:, :, :H], c[1:]) if return_states else logits
 
 
 def lstm_loss_and_grad(params, x, target, mask=None):
-    """Cross-entropy over masked steps / B and its gradient by BPTT."""
+    """Cross-entropy over masked steps / B and its gradient by BPTT (:func:`_lstm_deltas`)."""
     I, H, O = _shapes(params, 4, "LSTM")
     (W_h, b_h, W_z, b_z), (x, target, mask) = weights_and_batch(params, x, target, mask, I, O)
-    inp, hx, c, gates, logits = _lstm_forward(W_h, b_h, W_z, b_z, x)
+    inp, hx, c, gates, tc, logits = _lstm_forward(W_h, b_h, W_z, b_z, x)
     loss, do = softmax_xent(logits, target, mask)
     T, B, _ = x.shape
-    dh_out = (do @ W_z)[:, :, :H]
+    dh_out = pm.matmul(do.reshape(T * B, O), W_z[:, :H]).reshape(T, B, H)  # into h_t from z_t
     da = np.empty((T, B, 4 * H), x.dtype)
-    dh_next = np.zeros((B, H), x.dtype)
-    dc_next = np.zeros((B, H), x.dtype)
-    tc, dh, dc, slope = (np.empty((B, H), x.dtype) for _ in range(4))
-    W_hh = W_h[:, :H]
+    _lstm_deltas(np.ascontiguousarray(W_h[:, :H]), c, gates, tc, dh_out, da)
+    return loss, _gradients(da, inp, do, hx)
 
-    def product(out, factors, gate, square=False):
-        """``out = f1 * f2 * ... * (1 - gate)`` (``(1 - gate**2)`` with ``square``), in place
-        and left to right: the same bits as the expression."""
-        np.multiply(factors[0], factors[1], out=out)
-        for factor in factors[2:]:
-            out *= factor
-        if square:
-            np.square(gate, out=slope)
-            np.subtract(1, slope, out=slope)
-        else:
-            np.subtract(1, gate, out=slope)
-        out *= slope
 
-    for t in range(T - 1, -1, -1):  # in place; the formula of each line in its comment
-        i, f, o, u = (gates[t][:, k * H:(k + 1) * H] for k in range(4))
-        d = da[t]
-        np.tanh(c[t + 1], out=tc)
-        np.add(dh_out[t], dh_next, out=dh)              # dh = dh_out + dh_next
-        product(dc, (dh, o), tc, square=True)            # dc = dc_next + dh o (1 - tc^2): into
-        dc += dc_next                                    # c_t through h_t = o tanh(c_t)
-        product(d[:, :H], (dc, u, i), i)                 # dc u i (1 - i)
-        product(d[:, H:2 * H], (dc, c[t], f), f)         # dc c_{t-1} f (1 - f)
-        product(d[:, 2 * H:3 * H], (dh, tc, o), o)       # dh tc o (1 - o)
-        product(d[:, 3 * H:], (dc, i), u, square=True)   # dc i (1 - u^2)
-        np.matmul(d, W_hh, out=dh_next)                  # dh_next = d W_hh
-        np.multiply(dc, f, out=dc_next)                  # dc_next = dc f
-    return loss, {"W_h": _outer_sum(da, inp[:T]), "b_h": da.sum((0, 1)),
-                  "W_z": _outer_sum(do, hx), "b_z": do.sum((0, 1))}
+@numba.njit(cache=True)
+def _lstm_deltas(W_hh, c, gates, tc, dh_out, da):
+    """BPTT of the LSTM, ``t = T - 1`` down to 0: ``da[t]`` = the error of the gates' inputs
+    ``[i, f, o, u]``; each line's formula in its comment."""
+    T, B, H = tc.shape
+    one = da.dtype.type(1)  # (a literal 1.0 would make a float32 model compute in float64)
+    dh_next = np.zeros((B, H), da.dtype)  # W_hhᵀ da_{t+1}: into h_t through the gates at t + 1
+    dc_next = np.zeros((B, H), da.dtype)  # into c_t through c_{t+1} = f c_t + ...
+    for t in range(T - 1, -1, -1):
+        for b in range(B):
+            for j in range(H):
+                i, f = gates[t, b, j], gates[t, b, H + j]
+                o, u = gates[t, b, 2 * H + j], gates[t, b, 3 * H + j]
+                th = tc[t, b, j]
+                dh = dh_out[t, b, j] + dh_next[b, j]
+                dc = dh * o * (one - th * th) + dc_next[b, j]  # c_t through h_t = o tanh(c_t)
+                da[t, b, j] = dc * u * i * (one - i)
+                da[t, b, H + j] = dc * c[t, b, j] * f * (one - f)  # c[t] is c_{t-1}
+                da[t, b, 2 * H + j] = dh * th * o * (one - o)
+                da[t, b, 3 * H + j] = dc * i * (one - u * u)
+                dc_next[b, j] = dc * f
+                dh_next[b, j] = 0
+        pm.matmul_acc(dh_next, da[t], W_hh)

@@ -62,31 +62,30 @@ Sequences travel as batches: inputs ``x`` of shape ``(T, B, I)``, targets
 scored).  The loss is the cross-entropy (eq. 5) summed over scored steps and
 divided by ``B``.  The backward pass (:func:`tkrnn_loss_and_grad`) runs in O(T),
 like an RNN's: see :func:`_backward`.
+
+Same bits on every CPU
+----------------------
+The step-by-step recursions are numba kernels and every product and sum goes through
+:mod:`tempnets.portable_math` (no BLAS, no libm, each sum in an order written in the
+code): a run gives the same numbers to the last bit on any machine, in float64 and in
+float32 (``tests/test_portable.py``).  The slow, readable numpy forms they equal are in
+``tests/reference_tkrnn.py``.
 """
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
+from . import portable_math as pm
 from .checks import array, count, real
+from .portable import logistic
 from .random import as_generator, perturbed
 
 __all__ = ["init_params", "lam", "tkrnn_forward", "tkrnn_loss_and_grad", "kernel", "blocks",
            "n_params", "multiply_adds", "check_batch", "softmax_xent"]
 
 PARAM_NAMES = ("W_h", "b_h", "W_z", "b_z", "theta")
-
-
-def _logistic(u, out=None):
-    """``1 / (1 + exp(-u))`` as ``0.5 (1 + tanh(u / 2))`` (no overflow warnings), in the dtype
-    of ``u``; with ``out``, computed in place there (the same bits, no temporaries)."""
-    if out is None:
-        return 0.5 * (1.0 + np.tanh(0.5 * u))
-    np.multiply(u, 0.5, out=out)
-    np.tanh(out, out=out)
-    out += 1.0
-    out *= 0.5
-    return out
 
 
 DTYPES = (np.float64, np.float32)
@@ -147,7 +146,8 @@ def init_params(n_in: int, n_hidden: int, n_out: int, n_kernels: int = 1, rng=No
     std = scale * (1.0 - lam0) / np.sqrt(H + I)
     return {"W_h": perturbed(gen.standard_normal((H, N)) * std), "b_h": np.zeros(H),
             "W_z": perturbed(gen.standard_normal((O, N)) * std), "b_z": np.zeros(O),
-            "theta": perturbed(np.log(lam0 / (1.0 - lam0))).reshape(n, H + I)}
+            # (a libm-free log: numpy's picks its vector loop by the CPU, and θ must not)
+            "theta": perturbed(pm.log_of(lam0 / (1.0 - lam0))).reshape(n, H + I)}
 
 
 def _shapes(params) -> tuple[int, int, int, int]:
@@ -169,7 +169,7 @@ def _shapes(params) -> tuple[int, int, int, int]:
 
 def lam(params) -> np.ndarray:
     """The decays λ = logistic(θ), shape ``(n, H + I)``: kernel ``r``'s hidden then input senders."""
-    return _logistic(np.asarray(params["theta"], dtype=float))
+    return pm.logistic_of(np.ascontiguousarray(params["theta"], dtype=float))
 
 
 def blocks(params) -> dict:
@@ -230,45 +230,86 @@ def softmax_xent(logits, target, mask):
     """Softmax cross-entropy (eqs. 4-5) summed over masked steps, divided by the batch size.
 
     Returns ``(loss, dL/dlogits)``; shared by every model of the book's
-    serial-recall chapter, so that all are trained on the same loss.
+    serial-recall chapter, so that all are trained on the same loss.  ``logits`` are
+    ``(T, B, O)``, ``target`` and ``mask`` ``(T, B)``; ``dL/dlogits`` has the dtype of
+    ``logits`` (see :func:`_softmax_xent_rows`).
     """
-    B = logits.shape[1]
-    shifted = logits - logits.max(axis=-1, keepdims=True)
-    e = np.exp(shifted)
-    total = e.sum(axis=-1)
-    logp_t = np.take_along_axis(shifted, target[..., None], -1)[..., 0] - np.log(total)
-    loss = -float(np.sum(mask * logp_t)) / B
-    d = e  # becomes the softmax p, then p - onehot(target), weighted by mask / B
-    d /= total[..., None]
-    np.put_along_axis(d, target[..., None], np.take_along_axis(d, target[..., None], -1) - 1.0, -1)
-    d *= (mask / B)[..., None]
-    return loss, d
+    T, B, O = logits.shape
+    d = np.empty((T * B, O), logits.dtype)
+    loss = _softmax_xent_rows(np.ascontiguousarray(logits).reshape(T * B, O),
+                              np.ascontiguousarray(target, dtype=np.int64).reshape(-1),
+                              np.ascontiguousarray(mask, dtype=np.float64).reshape(-1), B, d)
+    return loss, d.reshape(T, B, O)
+
+
+@numba.njit(cache=True)
+def _softmax_xent_rows(z, target, mask, B, d):
+    r"""The loss of :func:`softmax_xent` over rows ``i`` (one per step and sequence) and, into
+    ``d``, its gradient :math:`(p_i - \mathrm{onehot}(v_i))\, m_i / B`.
+
+    Per row, :math:`\log p_{iv} = (z_{iv} - \max_o z_{io}) - \log\sum_o e^{z_{io} - \max z_i}`
+    (shifted by the maximum so that no exponential overflows); the exponentials, their sum
+    (in ``o`` order) and the loss (in row order) are float64, with :func:`portable_math.exp`
+    and :func:`portable_math.log`; ``d`` is rounded once to its dtype.
+    """
+    M, O = z.shape
+    e = np.empty(O)
+    total = 0.0
+    for i in range(M):
+        top = z[i, 0]
+        for o in range(1, O):
+            top = z[i, o] if z[i, o] > top else top
+        s = 0.0
+        for o in range(O):
+            e[o] = pm.exp(np.float64(z[i, o] - top))
+            s += e[o]
+        v = target[i]
+        total += mask[i] * (np.float64(z[i, v] - top) - pm.log(s))
+        w = mask[i] / B
+        for o in range(O):
+            d[i, o] = (e[o] / s) * w
+        d[i, v] = (e[v] / s - 1.0) * w
+    return -total / B
 
 
 def _forward(W_h, b_h, W_z, b_z, la, x, n):
     """Kernel recursion over ``T`` steps.  Returns ``(K, y, logits)``, ``K[t + 1] = K_t``.
 
-    Vectorised meaning of one step: ``a = K_{t-1} W_hᵀ + b``; ``y = f(a)``;
-    ``K_t = tile([y, x_t], n) + λ ⊙ K_{t-1}``.
+    Meaning of one step (:func:`_forward_states`): ``a = K_{t-1} W_hᵀ + b``; ``y = f(a)``;
+    ``K_t = tile([y, x_t], n) + λ ⊙ K_{t-1}``; then every step's outputs at once,
+    ``logits_t = K_t W_zᵀ + c``.  Every array in the dtype of ``x``.
     """
     T, B, I = x.shape
-    H = W_h.shape[0]
-    N = la.shape[0]
+    H, N = W_h.shape
     K = np.zeros((T + 1, B, N), x.dtype)
     y = np.empty((T, B, H), x.dtype)
-    Kv = K[1:].reshape(T, B, n, H + I)  # a view: the senders' slots of each kernel
-    held = np.empty((B, N), x.dtype)
-    for t in range(T):  # in place (out=): no temporaries in the loop, the same bits
-        np.matmul(K[t], W_h.T, out=y[t])
-        y[t] += b_h
-        _logistic(y[t], out=y[t])
-        Kv[t, :, :, :H] = y[t][:, None, :]
-        Kv[t, :, :, H:] = x[t][:, None, :]
-        np.multiply(la, K[t], out=held)
-        K[t + 1] += held
-    logits = K[1:] @ W_z.T
-    logits += b_z
-    return K, y, logits
+    _forward_states(np.ascontiguousarray(W_h.T), b_h, la, x, n, K, y)
+    logits = pm.matmul(K[1:].reshape(T * B, N), W_z.T, bias=b_z)
+    return K, y, logits.reshape(T, B, -1)
+
+
+@numba.njit(cache=True)
+def _forward_states(W_hT, b_h, la, x, n, K, y):
+    """Fill ``y[t]`` (eq. 7) and ``K[t + 1]`` (eqs. 8-9), ``t = 0 .. T - 1``; ``K[0] = 0``."""
+    T, B, I = x.shape
+    H = b_h.size
+    N = la.size
+    for t in range(T):
+        a = y[t]
+        for b in range(B):
+            for j in range(H):
+                a[b, j] = b_h[j]
+        pm.matmul_acc(a, K[t], W_hT)  # a = b + W_h K_{t-1}, summed in sender order
+        for b in range(B):
+            for j in range(H):
+                a[b, j] = logistic(a[b, j])  # y_t = f(a)
+            for m in range(N):  # K_t = λ ⊙ K_{t-1} + u_t in each of the n kernels
+                K[t + 1, b, m] = la[m] * K[t, b, m]
+            for r in range(n):
+                for j in range(H):
+                    K[t + 1, b, r * (H + I) + j] += a[b, j]
+                for i in range(I):
+                    K[t + 1, b, r * (H + I) + H + i] += x[t, b, i]
 
 
 def _backward(W_h, W_z, la, K, y, dlogits, n):
@@ -285,34 +326,41 @@ def _backward(W_h, W_z, la, K, y, dlogits, n):
         \frac{\partial L}{\partial \lambda} = \sum_t G_t \odot K_{t-1},\qquad
         \frac{\partial L}{\partial W_h} = \sum_t \delta^a_t K_{t-1}^\top,\qquad
         \frac{\partial L}{\partial W_z} = \sum_t \delta^z_t K_t^\top.
+
+    The recursion is :func:`_backward_states`; the sums over ``t`` (and the batch) are
+    :mod:`tempnets.portable_math`'s, in step order.
     """
     T, B, H = y.shape
     N = la.shape[0]
-    dt = y.dtype
-    gK_out = dlogits @ W_z  # (T, B, N): every step's output error, in one product
-    da = np.zeros((T + 1, B, H), dt)  # da[T] = 0: nothing after the last step
-    G = np.zeros((T + 1, B, N), dt)  # G[t] = dL/dK_t; G[T] = 0
-    held, dy, slope = np.empty((B, N), dt), np.empty((B, H), dt), np.empty((B, H), dt)
-    for t in range(T - 1, -1, -1):  # in place, as in _forward; the same bits as the formulas
-        np.matmul(da[t + 1], W_h, out=G[t])
-        G[t] += gK_out[t]
-        np.multiply(la, G[t + 1], out=held)
-        G[t] += held
-        Gy = G[t].reshape(B, n, -1)[:, :, :H]  # y_t enters all n kernels
-        if n == 1:
-            dy[:] = Gy[:, 0]
-        else:
-            Gy.sum(axis=1, out=dy)
-        np.subtract(1.0, y[t], out=slope)
-        np.multiply(dy, y[t], out=da[t])
-        da[t] *= slope
-    da, G = da[:T].reshape(T * B, H), G[:T].reshape(T * B, N)
+    dz = dlogits.reshape(T * B, -1)
+    gK_out = pm.matmul(dz, W_z).reshape(T, B, N)  # W_zᵀ δ^z_t of every step, in one product
+    G = np.zeros((T + 1, B, N), y.dtype)  # G[t] = dL/dK_t; G[T] = 0
+    da = np.zeros((T + 1, B, H), y.dtype)  # da[T] = 0: nothing after the last step
+    _backward_states(W_h, la, y, gK_out, n, G, da)
+    G, da = G[:T].reshape(T * B, N), da[:T].reshape(T * B, H)
     Kp = K[:-1].reshape(T * B, N)  # K_{t-1}, the state each step's units saw
-    dlam = np.einsum("mn,mn->n", G, Kp)  # ∂K_t/∂λ = K_{t-1}
-    dW_h = da.T @ Kp
-    dW_z = dlogits.reshape(T * B, -1).T @ K[1:].reshape(T * B, N)
-    return {"W_h": dW_h, "b_h": da.sum(axis=0), "W_z": dW_z,
-            "b_z": dlogits.sum(axis=(0, 1)), "theta": dlam * la * (1.0 - la)}
+    return {"W_h": pm.outer(da, Kp), "b_h": pm.colsum(da),
+            "W_z": pm.outer(dz, K[1:].reshape(T * B, N)), "b_z": pm.colsum(dz),
+            "theta": pm.colsum_products(G, Kp) * la * (1 - la)}  # ∂K_t/∂λ = K_{t-1}
+
+
+@numba.njit(cache=True)
+def _backward_states(W_h, la, y, gK_out, n, G, da):
+    """Fill ``G[t]`` and ``da[t]`` (δ^a_t) of :func:`_backward`, ``t = T - 1`` down to 0."""
+    T, B, H = y.shape
+    N = la.size
+    one = y.dtype.type(1)  # (a literal 1.0 would make a float32 model compute in float64)
+    for t in range(T - 1, -1, -1):
+        for b in range(B):
+            for m in range(N):
+                G[t, b, m] = gK_out[t, b, m] + la[m] * G[t + 1, b, m]
+        pm.matmul_acc(G[t], da[t + 1], W_h)  # + W_hᵀ δ^a_{t+1}
+        for b in range(B):
+            for j in range(H):
+                dy = G[t, b, j]  # y_t enters all n kernels
+                for r in range(1, n):
+                    dy += G[t, b, r * (N // n) + j]
+                da[t, b, j] = dy * y[t, b, j] * (one - y[t, b, j])
 
 
 def weights_and_batch(params, x, target=None, mask=None, n_in=None, n_out=None):

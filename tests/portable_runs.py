@@ -4,8 +4,9 @@ Run by ``tests/test_portable.py`` in two processes, one compiled for this CPU an
 one with ``NUMBA_CPU_NAME=generic`` (another instruction set: no FMA, no AVX),
 which must print the same digests: the same weights to the last bit.
 
-With ``--blas`` it trains the BLAS-based models (RNN, LSTM, TKRNN) instead and
-prints their final weights; the test runs it under two OpenBLAS kernels.
+With ``--serial-recall`` it trains the serial-recall models (TKRNN^{+2}, RNN, LSTM, in
+float64 and float32) instead; the test runs it also under another OpenBLAS kernel, which
+must change nothing (they use no BLAS).
 """
 
 import hashlib
@@ -82,22 +83,32 @@ def fast_weight_family():
     return out
 
 
-def blas_family(updates=200):
-    """Final weights of short Adam runs of the RNN, LSTM and TKRNN (book-scale sizes)."""
+def serial_recall_family(updates=200):
+    """Short :func:`tempnets.optim.train` runs (Adam, clipping) of the TKRNN^{+2}, RNN and LSTM
+    of the temporal-kernels chapter at book-scale sizes, in float64 and float32: digests of
+    the final weights and of every update's loss and gradient norm."""
+    from tempnets import optim, sequences
     from tempnets.chapters import temporal_kernels as tk
 
     sz = tk.SIZES["book"]
-    sz = type(sz)(**{**vars(sz), "updates": updates, "eval_every": updates})
+    task = sz.task
     out = {}
-    for name in ("RNN", "LSTM", "TKRNN"):
-        params, _ = tk.train_one(name, sz, seed=0, k=0, progress=False)
-        out[name] = np.concatenate([np.ravel(params[k]) for k in sorted(params)]).tolist()
+    for name in ("TKRNN+2", "RNN", "LSTM"):
+        scale, rate = sz.setting(name)
+        _, loss_and_grad = tk.model_functions(name)
+        for dtype in ("float64", "float32"):
+            params = tk.build(name, task, sz.hidden, np.random.default_rng(0), scale=scale)
+            p, hist = optim.train(loss_and_grad, params,
+                                  lambda g: sequences.make_batch(task, sz.batch, g)[:3], updates,
+                                  config=optim.OptimConfig(learning_rate=rate), rng=1,
+                                  progress=False, dtype=dtype)
+            out[f"{name} {dtype}"] = digest(*(p[k] for k in sorted(p)), hist.loss, hist.grad_norm)
     return out
 
 
 if __name__ == "__main__":
-    if "--blas" in sys.argv:
-        print(json.dumps(blas_family()))
+    if "--serial-recall" in sys.argv:
+        print(json.dumps(serial_recall_family(), sort_keys=True))
     else:
         print(json.dumps({**srn_family(), **focused_family(), **fast_weight_family()},
                          sort_keys=True))

@@ -5,7 +5,8 @@ from tempnets import gradcheck, tkrnn
 from tempnets.tkrnn import (init_params, kernel, lam, n_params, tkrnn_forward,
                             tkrnn_loss_and_grad)
 
-from reference_tkrnn import unrolled_forward, unrolled_grad, unrolled_loss
+from reference_tkrnn import (numpy_softmax_xent, numpy_tkrnn_loss_and_grad, unrolled_forward,
+                             unrolled_grad, unrolled_loss)
 
 
 def batch(T=7, B=3, I=4, O=5, seed=0):
@@ -54,6 +55,38 @@ def test_backward_equals_the_unrolled_backward_and_central_differences(n):
     v0 = flat(p)
     f = lambda v: tkrnn_loss_and_grad(unflat(v, p), x, target, mask)[0]
     gradcheck.check_gradient(f, flat(g), v0, eps=1e-6, rtol=1e-6)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_kernels_equal_the_numpy_implementation_they_replaced(n):
+    """The compiled forward and backward (no BLAS, no libm) against the vectorised numpy
+    code with BLAS products that they replaced (``tests/reference_tkrnn.py``): the same
+    loss and gradients within 1e-10 relative, in float64, on a longer batch with a mask."""
+    x, target, mask = batch(T=25, B=6, I=4, O=5, seed=n)
+    p = init_params(4, 9, 5, n_kernels=n, rng=n, scale=3.0)
+    p["b_h"] = np.random.default_rng(n).standard_normal(9)
+    loss, g = tkrnn_loss_and_grad(p, x, target, mask)
+    ref_loss, ref = numpy_tkrnn_loss_and_grad(p, x, target, mask)
+    assert loss == pytest.approx(ref_loss, rel=1e-12)
+    for k in tkrnn.PARAM_NAMES:
+        assert gradcheck.relative_error(g[k], ref[k]) < 1e-10, k
+    logits, y, K = tkrnn_forward(p, x, return_states=True)
+    assert gradcheck.relative_error(logits, unrolled_forward(p, x)[1]) < 1e-10
+    wrong = dict(p, W_z=p["W_z"] * (1 + 1e-9))  # the comparison can fail
+    assert gradcheck.relative_error(tkrnn_loss_and_grad(wrong, x, target, mask)[1]["b_z"],
+                                    ref["b_z"]) > 1e-10
+
+
+def test_the_loss_equals_numpy_softmax_cross_entropy():
+    rng = np.random.default_rng(5)
+    logits = rng.standard_normal((9, 4, 7)) * 30  # large logits: shifted by the maximum
+    target, mask = rng.integers(0, 7, (9, 4)), rng.random((9, 4))
+    loss, d = tkrnn.softmax_xent(logits, target, mask)
+    ref_loss, ref_d = numpy_softmax_xent(logits, target, mask)
+    assert loss == pytest.approx(ref_loss, rel=1e-14)
+    np.testing.assert_allclose(d, ref_d, rtol=1e-13, atol=1e-17)
+    loss32, d32 = tkrnn.softmax_xent(logits.astype(np.float32), target, mask)
+    assert d32.dtype == np.float32 and loss32 == pytest.approx(ref_loss, rel=1e-6)
 
 
 def test_the_check_fails_on_a_wrong_lambda_gradient():
