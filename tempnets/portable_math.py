@@ -145,8 +145,8 @@ def log_of(a):
 
 @numba.njit(cache=True, inline="always")
 def _rows_acc(out, A, B, i, rows, k0, k1):
-    """Rows ``i .. i + rows - 1`` (``rows`` 1 or 2) of :func:`matmul_acc` for ``k`` in
-    ``[k0, k1)``, one ``k`` at a time."""
+    """Rows ``i .. i + rows - 1`` of :func:`matmul_acc` for ``k`` in ``[k0, k1)``, one ``k``
+    at a time (the tails of its unrolled loops)."""
     N = B.shape[1]
     for r in range(i, i + rows):
         for k in range(k0, k1):
@@ -160,26 +160,30 @@ def matmul_acc(out, A, B):
     """``out[i, j] += sum_k A[i, k] B[k, j]``, each ``out[i, j]`` adding its products one by
     one in ``k`` order: the same bits as the loop ``for k: out[:, j] += A[:, k] * B[k, j]``.
 
-    Two rows and four ``k`` per pass over a row of ``B`` (the inner loop, vectorised over
-    ``j``): each load of ``B`` serves two outputs and each load and store of ``out`` four
+    Four rows and four ``k`` per pass over rows of ``B`` (the inner loop, vectorised over
+    ``j``): each load of ``B`` serves four outputs and each load and store of ``out`` four
     products, which only saves memory traffic and changes no sum.  ``B``'s rows must be
     contiguous for speed; ``A`` may be any view (e.g. a transpose)."""
     M, K = A.shape
     N = B.shape[1]
     K4 = K - K % 4
-    M2 = M - M % 2
-    for i in range(0, M2, 2):
-        o, p = out[i], out[i + 1]
+    M4 = M - M % 4
+    for i in range(0, M4, 4):
+        o0, o1, o2, o3 = out[i], out[i + 1], out[i + 2], out[i + 3]
         for k in range(0, K4, 4):
+            b0, b1, b2, b3 = B[k], B[k + 1], B[k + 2], B[k + 3]
             a0, a1, a2, a3 = A[i, k], A[i, k + 1], A[i, k + 2], A[i, k + 3]
             c0, c1, c2, c3 = A[i + 1, k], A[i + 1, k + 1], A[i + 1, k + 2], A[i + 1, k + 3]
-            b0, b1, b2, b3 = B[k], B[k + 1], B[k + 2], B[k + 3]
+            d0, d1, d2, d3 = A[i + 2, k], A[i + 2, k + 1], A[i + 2, k + 2], A[i + 2, k + 3]
+            e0, e1, e2, e3 = A[i + 3, k], A[i + 3, k + 1], A[i + 3, k + 2], A[i + 3, k + 3]
             for j in range(N):
-                o[j] = (((o[j] + a0 * b0[j]) + a1 * b1[j]) + a2 * b2[j]) + a3 * b3[j]
-                p[j] = (((p[j] + c0 * b0[j]) + c1 * b1[j]) + c2 * b2[j]) + c3 * b3[j]
-        _rows_acc(out, A, B, i, 2, K4, K)
-    if M2 < M:
-        _rows_acc(out, A, B, M2, 1, 0, K)
+                x0, x1, x2, x3 = b0[j], b1[j], b2[j], b3[j]
+                o0[j] = (((o0[j] + a0 * x0) + a1 * x1) + a2 * x2) + a3 * x3
+                o1[j] = (((o1[j] + c0 * x0) + c1 * x1) + c2 * x2) + c3 * x3
+                o2[j] = (((o2[j] + d0 * x0) + d1 * x1) + d2 * x2) + d3 * x3
+                o3[j] = (((o3[j] + e0 * x0) + e1 * x1) + e2 * x2) + e3 * x3
+        _rows_acc(out, A, B, i, 4, K4, K)
+    _rows_acc(out, A, B, M4, M - M4, 0, K)
     return out
 
 
