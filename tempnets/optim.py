@@ -105,13 +105,26 @@ def adam_init(params: dict) -> dict:
             "v": {k: zeros(v) for k, v in params.items()}, "step": 0}
 
 
+def _power(base: float, n: int) -> float:
+    """``base ** n`` for an integer ``n >= 0`` by repeated squaring: IEEE multiplications only,
+    so the same bits on every CPU (``**`` calls the C library's ``pow``, whose variant for CPUs
+    with fused multiply-add may round differently); within about ``log2(n)`` ulp."""
+    result, square = 1.0, float(base)
+    while n:
+        if n & 1:
+            result *= square
+        square *= square
+        n >>= 1
+    return result
+
+
 def _adam_in_place(params: dict, grads: dict, state: dict, config: OptimConfig) -> None:
     """One Adam update of ``params`` and ``state`` in place: the formulas of the module
     docstring, each operation written out so that no temporary array is made (the same
     bits as the formulas evaluated left to right).  ``grads`` is used as scratch."""
     s = state["step"] + 1
     b1, b2 = config.beta1, config.beta2
-    c1, c2 = 1 - b1 ** s, 1 - b2 ** s
+    c1, c2 = 1 - _power(b1, s), 1 - _power(b2, s)
     for k, w in params.items():
         g, m, v = grads[k], state["m"][k], state["v"][k]
         step = np.empty_like(w)
@@ -158,11 +171,11 @@ class TrainHistory:
 def one_blas_thread():
     """A context in which numpy's BLAS runs on one thread.
 
-    The TKRNN's, RNN's and LSTM's matrices are small (a minibatch of 32-64 by about
-    100 units). A second BLAS thread gains little when a core is idle, and when the
-    other cores are busy (Binder, a parallel run, a book build) its waiting made
-    training and testing about 20 times slower here (200 TKRNN+2 updates: 5.5 s
-    against 0.26 s). Used around every training loop and test of these models.
+    When the TKRNN, RNN and LSTM computed their products with BLAS, a second BLAS thread
+    made training on a busy machine about 20 times slower (200 TKRNN+2 updates: 5.5 s
+    against 0.26 s).  Their products are now the compiled kernels of
+    :mod:`tempnets.portable_math`, which call no BLAS, so this only guards a ``loss_and_grad``
+    that does (a candidate for deletion).
     """
     from threadpoolctl import threadpool_limits
 

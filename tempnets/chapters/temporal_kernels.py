@@ -536,7 +536,7 @@ _EXPECT = {
                                    "rnn": None, "plus_n": None},
     ("tk-serial-recall", "paper"): {"learns": None, "store50": None, "stable": None,
                                     "lstm": None, "rnn": None, "plus_n": None},
-    ("tk-long-delays", "book"): {"learns": False, "store50": False, "stable": False, "lstm": None,
+    ("tk-long-delays", "book"): {"learns": None, "store50": None, "stable": None, "lstm": None,
                                  "rnn": None, "plus_n": None},
     ("tk-long-delays", "paper"): {"learns": None, "store50": None, "stable": None, "lstm": None,
                                   "rnn": None, "plus_n": None},
@@ -550,7 +550,10 @@ decided only when all or none of them reach the level, and the comparisons of me
 LSTM, with the RNN, TKRNN^{+2} against TKRNN) have no finite 95% interval: they are
 inconclusive at both scales.  "Learns" at book scale (5 of 5 TKRNNs in our run) is shown, not
 asserted: with one initial weight in 10^12 changed (``reproduce --perturb 1e-12``) one of the
-five falls short (4 of 5, an interval reaching below one half), so one network decides it."""
+five falls short (4 of 5, an interval reaching below one half), so one network decides it.
+``tk-long-delays`` at book scale asserts nothing: whether its control is tested at all hangs on
+the last bit (with the portable kernels no LSTM reaches 0.99 at delay 50, 0.94-0.98, so the
+claims that need the task learned are not tested; perturbed, they do not hold)."""
 
 
 # ----------------------------------------------------------------------------- the search
