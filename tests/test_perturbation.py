@@ -9,7 +9,7 @@ on a reader's machine.  A claim the chapter does not assert at book scale
 so its outcome may move between a decisive one and "inconclusive at this scale" as
 one run more or less reaches a criterion; it may never jump from "holds" to "does not
 hold" (that would mean its interval is not honest).  The two runs of each experiment go
-in two processes side by side (~10 minutes in all on 2 cores, half of it tk-serial-recall).
+in two processes side by side (~10 minutes in all on 2 cores).
 """
 
 import json
@@ -21,9 +21,6 @@ import pytest
 
 from tempnets.experiments import EXPERIMENTS
 
-# tk-search trains 60 networks (33 minutes at book scale); none of its verdicts is asserted
-# (tests/test_temporal_kernels.py checks that), so no asserted verdict can move.
-SKIP = {"tk-search": "33 minutes at book scale; its verdicts are never asserted"}
 
 
 def _start(tmp_path, eid, *extra):
@@ -70,8 +67,6 @@ def test_changed_verdicts_names_what_a_perturbation_may_not_change():
 
 @pytest.mark.parametrize("eid", [e.id for e in EXPERIMENTS])
 def test_every_verdict_survives_a_perturbation_of_1e_12(tmp_path, eid):
-    if eid in SKIP:
-        pytest.skip(SKIP[eid])
     plain = _start(tmp_path, eid)
     perturbed = _start(tmp_path, eid, "--perturb", "1e-12")
     changed = changed_verdicts(_claims(*plain), _claims(*perturbed))

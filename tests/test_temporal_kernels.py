@@ -271,6 +271,5 @@ def test_the_book_settings_are_the_recorded_search_choices():
                for r in record["data"]["runs"])
     assert tk.SIZES["paper"].settings is None and tk.LONG_SIZES["paper"].settings is None
     # the search chooses by an argmax over single networks: no verdict of it is asserted
-    # (so tests/test_perturbation.py may skip its 33 minutes)
     assert all(row["expected"] is None for row in record["claims"])
     assert set(tk._SEARCH_EXPECT.values()) == {None}
