@@ -166,6 +166,9 @@ from tempnets import checkpoint
 from tempnets.chapters import temporal_kernels as tk
 from tempnets.__main__ import _exit, main
 tk.SIZES["book"] = tk.Sizes(*{sizes!r})
+# Python installs its Ctrl-C handler only where SIGINT is not ignored at start, and a
+# background job (`make test &`, nohup) starts with it ignored: install it here
+signal.signal(signal.SIGINT, signal.default_int_handler)
 save = checkpoint.Checkpoint.save
 def save_then_ctrl_c(self, key, value, made_from=None):
     # the user's Ctrl-C, at a point the test knows: once network RNN-1 has saved its third
