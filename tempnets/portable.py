@@ -80,28 +80,38 @@ _ROUND = 6755399441055744.0  # 1.5 * 2**52: the integer k sits in the low bits o
 _PADE = (1.0, 1.0 / 2.0, 5.0 / 44.0, 1.0 / 66.0, 1.0 / 792.0, 1.0 / 15840.0, 1.0 / 665280.0)
 
 
-@numba.njit(cache=True)
-def logistic(u):
-    """1 / (1 + exp(-u)) within a few ulp, in plain arithmetic: no libm call, so the
-    same bits on every CPU, and loops calling it vectorise.
-
-    exp(-u) = 2**k exp(r) with k = rint(-u / ln 2), |r| <= ln(2) / 2 and
-    exp(r) = p(r) / p(-r) (the [6/6] Pade approximant, error < 1e-18 there), so
-    the logistic is p(-r) / (p(-r) + 2**k p(r)), one division; 2**k is built
-    from its exponent bits.  -u is clamped to [-708, 709] (exp(-708) ~ 3e-308, so
-    the unit still saturates at 0 or 1 to double precision); NaN stays NaN.
-    """
-    x = -u
-    x = -708.0 if x < -708.0 else x
-    x = 709.0 if x > 709.0 else x
+@numba.njit(cache=True, inline="always")
+def reduced_exp(x):
+    """``(even, odd, 2**k)`` with ``exp(x) = 2**k (even + odd) / (even - odd)``: ``k =
+    rint(x / ln 2)``, ``r = x - k ln 2`` (``|r| <= ln(2) / 2``), ``even ± odd = p(±r)`` of the
+    [6/6] Pade approximant (error < 1e-18 there); ``2**k`` is built from its exponent bits.
+    ``x`` must lie in [-708, 709].  Shared by :func:`logistic` and the exp, tanh of
+    :mod:`tempnets.portable_math`."""
     k = np.rint(x * _LOG2E)
     r = (x - k * _LN2_HI) - k * _LN2_LO
     r2 = r * r
     even = ((_PADE[6] * r2 + _PADE[4]) * r2 + _PADE[2]) * r2 + _PADE[0]
     odd = ((_PADE[5] * r2 + _PADE[3]) * r2 + _PADE[1]) * r
     two_k = (np.float64(k + _ROUND).view(np.int64) + 1023) << 52
+    return even, odd, np.int64(two_k).view(np.float64)
+
+
+@numba.njit(cache=True)
+def logistic(u):
+    """1 / (1 + exp(-u)) within a few ulp, in plain arithmetic: no libm call, so the
+    same bits on every CPU, and loops calling it vectorise.
+
+    exp(-u) = 2**k p(r) / p(-r) (:func:`reduced_exp`), so the logistic is
+    p(-r) / (p(-r) + 2**k p(r)), one division.  -u is clamped to [-708, 709]
+    (exp(-708) ~ 3e-308, so the unit still saturates at 0 or 1 to double
+    precision); NaN stays NaN.
+    """
+    x = -u
+    x = -708.0 if x < -708.0 else x
+    x = 709.0 if x > 709.0 else x
+    even, odd, two_k = reduced_exp(x)
     q = even - odd
-    return q / (q + (even + odd) * np.int64(two_k).view(np.float64))
+    return q / (q + (even + odd) * two_k)
 
 
 @intrinsic

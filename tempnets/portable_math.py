@@ -36,37 +36,16 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .portable import logistic
+from .portable import _LN2_HI, _LN2_LO, logistic, reduced_exp
 
-__all__ = ["exp", "log", "tanh", "logistic", "logistic_of", "log_of", "matmul_acc", "matmul",
+__all__ = ["exp", "log", "tanh", "logistic", "logistic_of", "log_of", "matmul_acc", "affine_into", "matmul",
            "outer_acc", "outer", "colsum", "colsum_acc", "colsum_products", "colsum_products_acc",
            "sum_of_squares"]
 
-_LOG2E = 1.4426950408889634
-_LN2_HI = 6.93147180369123816490e-01  # ln 2 = _LN2_HI + _LN2_LO; k * _LN2_HI is exact
-_LN2_LO = 1.90821492927058770002e-10
-_ROUND = 6755399441055744.0  # 1.5 * 2**52: the integer k sits in the low bits of k + _ROUND
 _SQRT2 = 1.4142135623730951
-# the [6/6] Pade approximant of exp (as in tempnets.portable): exp(r) ~ p(r) / p(-r)
-_P0, _P1, _P2, _P3 = 1.0, 1.0 / 2.0, 5.0 / 44.0, 1.0 / 66.0
-_P4, _P5, _P6 = 1.0 / 792.0, 1.0 / 15840.0, 1.0 / 665280.0
 
 
 # ----------------------------------------------------------------------------- elementary functions
-
-@numba.njit(cache=True, inline="always")
-def _reduced_exp(x):
-    """``(even, odd, 2**k)`` with ``exp(x) = 2**k (even + odd) / (even - odd)``: ``k =
-    rint(x / ln 2)``, ``r = x - k ln 2`` (``|r| <= ln(2) / 2``), ``even ± odd = p(±r)`` of the
-    [6/6] Pade approximant (error < 1e-18 there).  ``x`` must lie in [-708, 709]."""
-    k = np.rint(x * _LOG2E)
-    r = (x - k * _LN2_HI) - k * _LN2_LO
-    r2 = r * r
-    even = ((_P6 * r2 + _P4) * r2 + _P2) * r2 + _P0
-    odd = ((_P5 * r2 + _P3) * r2 + _P1) * r
-    two_k = (np.float64(k + _ROUND).view(np.int64) + 1023) << 52
-    return even, odd, np.int64(two_k).view(np.float64)
-
 
 @numba.njit(cache=True)
 def exp(x):
@@ -75,7 +54,7 @@ def exp(x):
     x = np.float64(x)
     y = -708.0 if x < -708.0 else x
     y = 709.0 if y > 709.0 else y
-    even, odd, two_k = _reduced_exp(y)
+    even, odd, two_k = reduced_exp(y)
     e = two_k * ((even + odd) / (even - odd))
     e = 0.0 if x < -708.0 else e
     return np.inf if x > 709.782712893384 else e
@@ -84,7 +63,7 @@ def exp(x):
 @numba.njit(cache=True)
 def tanh(u):
     """``tanh(u) = (1 - e) / (1 + e)``, ``e = exp(-2u)``, within a few ulp in plain arithmetic
-    (float64).  With ``e = 2**k p(r) / p(-r)`` (:func:`_reduced_exp`) it is
+    (float64).  With ``e = 2**k p(r) / p(-r)`` (:func:`tempnets.portable.reduced_exp`) it is
     ``(p(-r) - 2**k p(r)) / (p(-r) + 2**k p(r))``, one division; when ``k = 0`` (|u| < 0.17)
     the numerator ``p(-r) - p(r) = -2 odd(r)`` is used as such, so that small arguments keep
     their relative accuracy (the form ``2 logistic(2u) - 1`` would lose it).  Saturates at
@@ -92,7 +71,7 @@ def tanh(u):
     x = -2.0 * np.float64(u)
     x = -708.0 if x < -708.0 else x
     x = 709.0 if x > 709.0 else x
-    even, odd, two_k = _reduced_exp(x)
+    even, odd, two_k = reduced_exp(x)
     q = even - odd
     p = (even + odd) * two_k
     num = q - p
@@ -121,24 +100,16 @@ def log(x):
     return k * _LN2_HI + (f * series + k * _LN2_LO)
 
 
-@numba.njit(cache=True)
-def logistic_of(a):
-    """:func:`tempnets.portable.logistic` of every entry of ``a`` (a new float64 array)."""
-    out = np.empty(a.shape)
-    flat_in, flat_out = a.reshape(-1), out.reshape(-1)
-    for i in range(flat_in.size):
-        flat_out[i] = logistic(flat_in[i])
-    return out
+@numba.vectorize(["float64(float64)"], cache=True)
+def logistic_of(u):
+    """:func:`tempnets.portable.logistic` of every entry of an array (a numpy ufunc)."""
+    return logistic(u)
 
 
-@numba.njit(cache=True)
-def log_of(a):
-    """:func:`log` of every entry of ``a`` (a new float64 array)."""
-    out = np.empty(a.shape)
-    flat_in, flat_out = a.reshape(-1), out.reshape(-1)
-    for i in range(flat_in.size):
-        flat_out[i] = log(flat_in[i])
-    return out
+@numba.vectorize(["float64(float64)"], cache=True)
+def log_of(x):
+    """:func:`log` of every entry of an array (a numpy ufunc)."""
+    return log(x)
 
 
 # ----------------------------------------------------------------------------- products and sums
@@ -188,6 +159,16 @@ def matmul_acc(out, A, B):
 
 
 @numba.njit(cache=True)
+def affine_into(out, A, B, bias):
+    """``out[i, j] = bias[j] + sum_k A[i, k] B[k, j]``: ``out`` set to ``bias`` on every row,
+    then :func:`matmul_acc` (a layer's input, the bias first and the products in ``k`` order)."""
+    for i in range(out.shape[0]):
+        for j in range(out.shape[1]):
+            out[i, j] = bias[j]
+    return matmul_acc(out, A, B)
+
+
+@numba.njit(cache=True)
 def outer_acc(out, D, A):
     """``out[j, n] += sum_m D[m, j] A[m, n]`` (``out += Dᵀ A``: a weight gradient summed over
     time and batch), each element adding its products one by one in ``m`` order.
@@ -217,9 +198,8 @@ def matmul(A, B, bias=None):
     """``A @ B`` (plus ``bias`` on every row) by :func:`matmul_acc`, starting from ``bias``
     (or 0): a new array in the dtype of ``A``."""
     out = np.zeros((A.shape[0], B.shape[1]), A.dtype)
-    if bias is not None:
-        out[:] = bias
-    return matmul_acc(out, A, np.ascontiguousarray(B))
+    B = np.ascontiguousarray(B)
+    return matmul_acc(out, A, B) if bias is None else affine_into(out, A, B, bias)
 
 
 def outer(D, A):

@@ -154,10 +154,7 @@ def _rnn_states(W_hT, b_h, inp):
     H = b_h.size
     a = np.empty((B, H), inp.dtype)
     for t in range(T):
-        for b in range(B):
-            for j in range(H):
-                a[b, j] = b_h[j]
-        pm.matmul_acc(a, inp[t], W_hT)
+        pm.affine_into(a, inp[t], W_hT, b_h)
         for b in range(B):
             for j in range(H):
                 inp[t + 1, b, j] = logistic(a[b, j])
@@ -227,11 +224,7 @@ def _lstm_states(W_hT, b_h, inp, c, gates, tc):
     c_t``, ``tc[t] = tanh(c_t)`` and ``h_t = o ⊙ tanh(c_t)`` into ``inp[t + 1, :, :H]``."""
     T, B, H = gates.shape[0], gates.shape[1], c.shape[2]
     for t in range(T):
-        g = gates[t]
-        for b in range(B):
-            for j in range(4 * H):
-                g[b, j] = b_h[j]
-        pm.matmul_acc(g, inp[t], W_hT)
+        g = pm.affine_into(gates[t], inp[t], W_hT, b_h)
         for b in range(B):
             for j in range(3 * H):
                 g[b, j] = logistic(g[b, j])

@@ -295,11 +295,7 @@ def _forward_states(W_hT, b_h, la, x, n, K, y):
     H = b_h.size
     N = la.size
     for t in range(T):
-        a = y[t]
-        for b in range(B):
-            for j in range(H):
-                a[b, j] = b_h[j]
-        pm.matmul_acc(a, K[t], W_hT)  # a = b + W_h K_{t-1}, summed in sender order
+        a = pm.affine_into(y[t], K[t], W_hT, b_h)  # a = b + W_h K_{t-1}, summed in sender order
         for b in range(B):
             for j in range(H):
                 a[b, j] = logistic(a[b, j])  # y_t = f(a)
