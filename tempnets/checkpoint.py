@@ -128,6 +128,16 @@ class Checkpoint:
             raise ValueError(f"checkpoint {path} was made from something else: {what}")
         return saved["value"]
 
+    def computed(self, key: str, made_from, compute):
+        """The value saved under ``key`` (made from ``made_from``), or ``compute()``, saved
+        there before it is returned: a piece of a run finished before an interruption (a
+        trained network, say) is not computed again."""
+        done = self.load(key, made_from)
+        if done is None:
+            done = compute()
+            self.save(key, done, made_from)
+        return done
+
     def keys(self) -> list[str]:
         """The keys saved so far, sorted."""
         return sorted(p.name[:-len(_SUFFIX)] for p in Path(self.directory).glob("*" + _SUFFIX))

@@ -271,18 +271,6 @@ def _windowed(values, w):
     return v[:n * w].reshape(n, w).mean(axis=1).tolist()
 
 
-def _checkpointed(checkpoint, key, made_from, compute):
-    """``compute()``, or what a checkpoint saved of it under ``key`` (a network finished
-    before an interruption is not trained again); saved there when computed."""
-    if checkpoint is None:
-        return compute()
-    done = checkpoint.load(key, made_from)
-    if done is None:
-        done = compute()
-        checkpoint.save(key, done, made_from)
-    return done
-
-
 def _train_task(name, sz, seed, k, checkpoint=None, progress=False):
     """Train and test network ``k`` of ``name``: its run record and its final parameters."""
     def compute():
@@ -294,8 +282,10 @@ def _train_task(name, sz, seed, k, checkpoint=None, progress=False):
                **ev}
         return run, _jsonable_params(params)
 
+    if checkpoint is None:
+        return compute()
     made_from = {"model": name, "sizes": dataclasses.asdict(sz), "seed": seed, "network": k}
-    return _checkpointed(checkpoint, f"{name}-{k}", made_from, compute)
+    return checkpoint.computed(f"{name}-{k}", made_from, compute)
 
 
 def _map(fn, tasks, jobs, progress, what="networks"):
@@ -584,8 +574,10 @@ def _search_task(name, init_scale, rate, base, seed, k, checkpoint=None, progres
         return {**run, "val_string": float(h.evals[-1]), "final_loss": float(np.mean(h.loss[-n:])),
                 "seconds": round(h.seconds, 2)}
 
-    made_from = {"sizes": dataclasses.asdict(sz), "seed": seed, "network": k}
-    return _checkpointed(checkpoint, key, made_from, compute)
+    if checkpoint is None:
+        return compute()
+    return checkpoint.computed(key, {"sizes": dataclasses.asdict(sz), "seed": seed, "network": k},
+                               compute)
 
 
 def search_choice(runs: list, name: str) -> dict:
