@@ -177,6 +177,9 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment("tk-search",
                "Sutskever & Hinton, the TKRNN chapter: one search over initial scale x learning rate for RNN, TKRNN, TKRNN+2 and LSTM",
                "tempnets.chapters.temporal_kernels:run_search"),
+    Experiment("tk-training-search",
+               "Sutskever & Hinton, the 35-bit task: which training (list lengths, curriculum, learning-rate schedule, initial scale, forget bias) makes it learnable, LSTM and TKRNN",
+               "tempnets.chapters.temporal_kernels:run_training_search"),
 )
 
 

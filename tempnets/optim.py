@@ -57,6 +57,10 @@ class OptimConfig:
         Adam's defaults (0.9, 0.999, 1e-8).
     clip_norm : float or None
         Largest global gradient norm (1.0); ``None`` switches clipping off.
+    final_rate : float or None
+        With a value, :func:`train`'s learning rate falls linearly from ``learning_rate`` at
+        the first update to ``final_rate`` at the last (:meth:`rate_at`); ``None`` (the
+        default): constant.
     """
 
     learning_rate: float = 1e-3
@@ -64,14 +68,26 @@ class OptimConfig:
     beta2: float = 0.999
     eps: float = 1e-8
     clip_norm: float | None = 1.0
+    final_rate: float | None = None
 
     def __post_init__(self):
         for name in ("learning_rate", "eps"):
             real(name, getattr(self, name), low=0.0, low_open=True)
+        if self.final_rate is not None:
+            real("final_rate (or None)", self.final_rate, low=0.0, low_open=True)
         for name in ("beta1", "beta2"):
             real(name, getattr(self, name), low=0.0, high=1.0, high_open=True)
         if self.clip_norm is not None:
             real("clip_norm (or None)", self.clip_norm, low=0.0, low_open=True)
+
+
+    def rate_at(self, step: int, n_steps: int) -> float:
+        """The learning rate of update ``step`` (1 .. ``n_steps``): ``learning_rate``, or with a
+        ``final_rate`` the linear path ``η + (η_final - η)(step - 1)/(n_steps - 1)`` (plain
+        arithmetic, so the same bits on every CPU)."""
+        if self.final_rate is None or n_steps < 2:
+            return self.learning_rate
+        return self.learning_rate + (self.final_rate - self.learning_rate) * ((step - 1) / (n_steps - 1))
 
 
 def _clip_in_place(grads: dict, max_norm: float | None) -> float:
@@ -118,10 +134,13 @@ def _power(base: float, n: int) -> float:
     return result
 
 
-def _adam_in_place(params: dict, grads: dict, state: dict, config: OptimConfig) -> None:
+def _adam_in_place(params: dict, grads: dict, state: dict, config: OptimConfig,
+                   rate: float | None = None) -> None:
     """One Adam update of ``params`` and ``state`` in place: the formulas of the module
     docstring, each operation written out so that no temporary array is made (the same
-    bits as the formulas evaluated left to right).  ``grads`` is used as scratch."""
+    bits as the formulas evaluated left to right).  ``grads`` is used as scratch.  ``rate``:
+    the learning rate η of this update (default ``config.learning_rate``)."""
+    rate = config.learning_rate if rate is None else rate
     s = state["step"] + 1
     b1, b2 = config.beta1, config.beta2
     c1, c2 = 1 - _power(b1, s), 1 - _power(b2, s)
@@ -136,7 +155,7 @@ def _adam_in_place(params: dict, grads: dict, state: dict, config: OptimConfig) 
         v *= b2
         v += g
         np.divide(m, c1, out=step)       # w -= lr (m / c1) / (sqrt(v / c2) + eps)
-        step *= config.learning_rate
+        step *= rate
         np.divide(v, c2, out=g)
         np.sqrt(g, out=g)
         g += config.eps
@@ -227,7 +246,8 @@ def _made_from(params: dict, gen, n_steps, config, dtype, eval_every) -> dict:
 def train(loss_and_grad: Callable, params: dict, sample: Callable, n_steps: int, *,
           config: OptimConfig = OptimConfig(), rng=None, evaluate: Callable | None = None,
           eval_every: int = 0, progress: bool | None = None, desc: str = "training",
-          dtype: str = "float64", checkpoint=None, checkpoint_key: str = "training"):
+          dtype: str = "float64", checkpoint=None, checkpoint_key: str = "training",
+          sample_with_step: bool = False):
     """Train ``params`` for ``n_steps`` Adam updates on minibatches from ``sample(rng)``.
 
     Parameters
@@ -237,10 +257,14 @@ def train(loss_and_grad: Callable, params: dict, sample: Callable, n_steps: int,
     params : dict
         Initial parameters (not modified).
     sample : callable
-        ``sample(rng) -> (x, target, mask)``: one minibatch drawn with ``rng``.
+        ``sample(rng) -> (x, target, mask)``: one minibatch drawn with ``rng``; with
+        ``sample_with_step``, ``sample(rng, step)``, ``step`` the update (1 .. ``n_steps``) the
+        batch is for (a curriculum).
     n_steps : int
         Number of updates.
     config : OptimConfig
+        Adam's settings; with ``final_rate`` the learning rate of update ``s`` is
+        ``config.rate_at(s, n_steps)``.
     rng : numpy.random.Generator, int or None
         Drives every batch drawn, so the same seed trains the same network.
     evaluate : callable, optional
@@ -293,12 +317,12 @@ def train(loss_and_grad: Callable, params: dict, sample: Callable, n_steps: int,
             progress_bar(n_steps, desc, progress, unit="updates") as bar:
         bar.update(done)
         for step in range(done + 1, n_steps + 1):
-            loss, grads = loss_and_grad(params, *sample(gen))
+            loss, grads = loss_and_grad(params, *(sample(gen, step) if sample_with_step else sample(gen)))
             norm = _clip_in_place(grads, config.clip_norm)  # (grads are this update's own arrays)
             if not (math.isfinite(loss) and math.isfinite(norm)):
                 raise DivergenceError(f"{desc}: loss {loss} / gradient norm {norm} at update {step}; "
                                       "try a smaller learning rate or clip_norm")
-            _adam_in_place(params, grads, state, config)
+            _adam_in_place(params, grads, state, config, config.rate_at(step, n_steps))
             if not all(np.all(np.isfinite(v)) for v in params.values()):
                 raise DivergenceError(f"{desc}: non-finite weights after update {step}")
             hist.loss.append(loss)

@@ -50,11 +50,17 @@ class SerialRecall:
         Letters per string ``L >= 1``.
     delays : (int, int)
         Training delays are uniform on ``{low, ..., high}``, ``0 <= low <= high``.
+    min_length : int or None
+        With ``1 <= min_length < length``, each training string's length is uniform on
+        ``{min_length, ..., length}`` (lists of varying length, as in Botvinick & Plaut's
+        (2006) model of serial recall); ``None`` (the default): every string has ``length``
+        letters.  Tests are at ``length`` (:func:`make_batch`'s ``length``).
     """
 
     alphabet: int = 32
     length: int = 7
     delays: tuple = (10, 50)
+    min_length: int | None = None
 
     def __post_init__(self):
         for name, low in (("alphabet", 2), ("length", 1)):
@@ -65,6 +71,11 @@ class SerialRecall:
                 or d[0] < 0 or d[0] > d[1]):
             raise ValueError(f"delays must be (low, high) integers with 0 <= low <= high, got {d!r}")
         object.__setattr__(self, "delays", (int(d[0]), int(d[1])))
+        m = self.min_length
+        if m is not None and (isinstance(m, bool) or not isinstance(m, numbers.Integral)
+                              or not 1 <= m <= self.length):
+            raise ValueError(f"min_length must be None or an integer in [1, {self.length}] (the "
+                             f"string length), got {m!r}")
 
     @property
     def n_in(self) -> int:
@@ -86,7 +97,7 @@ class SerialRecall:
         return 2 * self.length + count("a delay", delay) + 1
 
 
-def encode(task: SerialRecall, strings, delays):
+def encode(task: SerialRecall, strings, delays, lengths=None):
     """Build a batch from given strings and delays.
 
     Parameters
@@ -96,6 +107,10 @@ def encode(task: SerialRecall, strings, delays):
         Letters in ``[0, A)``.
     delays : int or array_like of int, shape (B,)
         Each sequence's delay ``>= 0``.
+    lengths : int or array_like of int, shape (B,), optional
+        Letters each sequence stores, in ``[1, L]``: sequence ``b`` holds
+        ``strings[b, :lengths[b]]`` (the rest of its row is unused) and lasts
+        ``2 lengths[b] + delays[b] + 1`` steps.  Default: all ``L``.
 
     Returns
     -------
@@ -122,23 +137,41 @@ def encode(task: SerialRecall, strings, delays):
     for v in np.unique(d):
         count("a delay", v)  # numpy integers pass; floats, bools and negatives do not
     d = d.astype(np.int64)
-    T = 2 * L + int(d.max()) + 1
+    if lengths is None:
+        n = np.full(B, L)
+    else:
+        try:
+            n = np.broadcast_to(np.asarray(lengths), (B,))
+        except ValueError:
+            raise ValueError(f"lengths must be one length or {B} lengths (one per string), got "
+                             f"shape {np.shape(lengths)}") from None
+        if not np.issubdtype(n.dtype, np.integer) or n.min() < 1 or n.max() > L:
+            raise ValueError(f"lengths must be integers in [1, {L}] (letters stored per string), "
+                             f"got {n.tolist() if n.size < 10 else n}")
+        n = n.astype(np.int64)
+    T = int((2 * n + d).max()) + 1
     A = task.alphabet
     sym = np.full((T, B), A)  # blank everywhere ...
-    sym[:L] = s.T  # ... the letters first
-    sym[L + d, np.arange(B)] = A + 1  # the cue after each delay
     target = np.full((T, B), A)
     mask = np.zeros((T, B))
-    rows = L + d[None, :] + 1 + np.arange(L)[:, None]  # (L, B) recall steps
-    target[rows, np.arange(B)[None, :]] = s.T
-    mask[rows, np.arange(B)[None, :]] = 1.0
+    pos = np.arange(L)[:, None]  # (L, 1): letter positions; (L, B) masks of the letters kept
+    keep = pos < n[None, :]
+    cols = np.broadcast_to(np.arange(B)[None, :], (L, B))
+    sym[:L][keep] = s.T[keep]  # ... the letters first
+    sym[n + d, np.arange(B)] = A + 1  # the cue after each delay
+    rows = n[None, :] + d[None, :] + 1 + pos  # (L, B) recall steps
+    target[rows[keep], cols[keep]] = s.T[keep]
+    mask[rows[keep], cols[keep]] = 1.0
     return np.eye(A + 2)[sym], target, mask
 
 
-def make_batch(task: SerialRecall, batch_size: int, rng=None, delay=None):
-    """A random batch: uniform letters, delays uniform on ``task.delays`` (or fixed ``delay``).
+def make_batch(task: SerialRecall, batch_size: int, rng=None, delay=None, length=None):
+    """A random batch: uniform letters, delays uniform on ``task.delays`` (or fixed ``delay``),
+    lengths uniform on ``{task.min_length, ..., task.length}`` when the task sets
+    ``min_length`` (or fixed ``length``; else every string has ``task.length`` letters).
 
-    Returns ``(x, target, mask, strings, delays)`` (see :func:`encode`).
+    Returns ``(x, target, mask, strings, delays)`` (see :func:`encode`); ``strings`` has
+    ``task.length`` columns, of which a string of length ``n`` uses the first ``n``.
     """
     count("batch_size", batch_size, 1)
     gen = as_generator(rng)
@@ -147,7 +180,17 @@ def make_batch(task: SerialRecall, batch_size: int, rng=None, delay=None):
         delays = gen.integers(task.delays[0], task.delays[1] + 1, batch_size)
     else:
         delays = np.full(batch_size, count("a delay", delay))
-    return (*encode(task, strings, delays), strings, delays)
+    if length is not None:
+        count("length", length, 1)
+        if length > task.length:
+            raise ValueError(f"length must be in [1, {task.length}] (the task's string length), "
+                             f"got {length}")
+        lengths = length
+    elif task.min_length is not None:
+        lengths = gen.integers(task.min_length, task.length + 1, batch_size)
+    else:
+        lengths = None
+    return (*encode(task, strings, delays, lengths), strings, delays)
 
 
 def make_bucketed_batch(task: SerialRecall, batch_size: int, rng=None):

@@ -78,6 +78,34 @@ def test_train_evaluates_and_stops_on_divergence():
         train(bad, {"w": np.zeros(1)}, lambda rng: (None, None, None), 3, progress=False, rng=0)
 
 
+def test_a_falling_learning_rate_is_adam_with_each_update_s_own_rate():
+    """``final_rate``: update ``s`` of ``n`` is Adam's step with rate η + (η_f - η)(s - 1)/(n - 1)."""
+    cfg = OptimConfig(learning_rate=0.05, final_rate=0.01)
+    assert [cfg.rate_at(s, 5) for s in (1, 3, 5)] == pytest.approx([0.05, 0.03, 0.01], rel=1e-15)
+    assert OptimConfig(learning_rate=0.05).rate_at(3, 5) == 0.05 and cfg.rate_at(1, 1) == 0.05
+    sample = lambda rng: (np.array([1.0, -1.0]) + 0.01 * rng.standard_normal(2), None, None)
+    gen, p, state = np.random.default_rng(3), {"w": np.zeros(2)}, adam_init({"w": np.zeros(2)})
+    for s in range(1, 6):
+        _, g = quad(p, *sample(gen))
+        p, state = adam_step(p, clip_by_global_norm(g, cfg.clip_norm)[0], state,
+                             OptimConfig(learning_rate=cfg.rate_at(s, 5)))
+    p5, _ = train(quad, {"w": np.zeros(2)}, sample, 5, config=cfg, rng=3, progress=False)
+    np.testing.assert_array_equal(p5["w"], p["w"])
+    with pytest.raises(ValueError, match="final_rate"):
+        OptimConfig(final_rate=0.0)
+
+
+def test_a_sample_with_step_is_told_which_update_it_draws_for():
+    seen = []
+
+    def sample(rng, step):
+        seen.append(step)
+        return np.ones(2), None, None
+
+    train(quad, {"w": np.zeros(2)}, sample, 4, rng=0, progress=False, sample_with_step=True)
+    assert seen == [1, 2, 3, 4]
+
+
 def test_bad_config():
     with pytest.raises(ValueError, match="learning_rate"):
         OptimConfig(learning_rate=-1)

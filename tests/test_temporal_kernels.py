@@ -284,3 +284,52 @@ def test_the_book_settings_are_the_recorded_search_choices():
     # the search chooses by an argmax over single networks: no verdict of it is asserted
     assert all(row["expected"] is None for row in record["claims"])
     assert set(tk._SEARCH_EXPECT.values()) == {None}
+
+
+def test_the_curriculum_grows_delay_and_length_then_trains_on_the_task():
+    sz = dataclasses.replace(tk.SIZES["paper"], updates=100, ramp=0.5, min_length=2)
+    tasks = [tk.curriculum_task(sz, s) for s in range(1, 101)]
+    assert tasks[0] == SerialRecall(32, 2, (10, 10), min_length=2)
+    assert all(t == sz.task for t in tasks[50:])  # after the ramp, the task itself
+    lengths, longest = [t.length for t in tasks], [t.delays[1] for t in tasks]
+    assert lengths == sorted(lengths) and longest == sorted(longest)  # never shrinks
+    assert tasks[25].length == 2 + 5 * 25 // 50 and tasks[25].delays == (10, 10 + 40 * 25 // 50)
+    fixed = dataclasses.replace(sz, min_length=None)  # without min_length: one length at a time
+    assert tk.curriculum_task(fixed, 1) == SerialRecall(32, 1, (10, 10))
+    assert tk.curriculum_task(dataclasses.replace(sz, ramp=0.0), 1) == sz.task
+
+
+def test_train_one_uses_the_sizes_training_options():
+    """min_length, bucketed, dtype and forget_bias reach the training; the defaults train as
+    before (the book's runs and records do not change)."""
+    sz = dataclasses.replace(TINY, updates=4, eval_every=2)
+    p, _ = tk.train_one("LSTM", dataclasses.replace(sz, dtype="float32", forget_bias=3.0), 0, 0)
+    assert all(v.dtype == np.float32 for v in p.values())
+    assert tk.build("LSTM", sz.task, 6, 0, forget_bias=3.0)["b_h"].max() == 3.0
+    base, _ = tk.train_one("TKRNN", sz, 0, 0)
+    for change in ({"min_length": 1}, {"bucketed": True}, {"ramp": 0.5},
+                   {"final_rate": 1e-3}):
+        other, _ = tk.train_one("TKRNN", dataclasses.replace(sz, **change), 0, 0)
+        assert not np.array_equal(other["W_h"], base["W_h"]), change
+
+
+def test_the_training_search_runs_each_setting_once_per_model_and_rederives(monkeypatch):
+    settings = tk.TRAINING_SEARCH["settings"]
+    monkeypatch.setitem(tk.TRAINING_SEARCH, "settings", (settings[0], settings[2], settings[-1]))
+    monkeypatch.setitem(tk.TRAINING_SEARCH, "base", {"book": {"updates": 6, "eval_every": 3,
+                                                              "batch": 4, "hidden": 8}})
+    r = tk.run_training_search("book", seed=1, progress=False)
+    runs = r.data["runs"]
+    assert [(x["setting"], x["model"]) for x in runs] == [
+        (settings[0][0], "LSTM"), (settings[0][0], "TKRNN"), (settings[2][0], "LSTM"),
+        (settings[2][0], "TKRNN"), (settings[-1][0], "LSTM")]  # the forget bias: LSTM only
+    assert {x["network"] for x in runs} == {tk.TRAINING_SEARCH["first_network"]}
+    assert all(x["eval_steps"] == [3, 6] for x in runs)
+    sizes = r.data["sizes"][settings[2][0]]
+    assert (sizes["min_length"], sizes["final_rate"], sizes["dtype"], sizes["bucketed"]) == \
+        (1, 3e-4, "float32", True)
+    assert all(row["expected"] is None for row in r.claims.rows())
+    monkeypatch.setattr(tk, "train_one", lambda *a, **k: pytest.fail("trained= must not train"))
+    assert tk.run_training_search("book", trained=r.data).claims.rows() == r.claims.rows()
+    with pytest.raises(ValueError, match="sizes.*a tk-training-search result"):
+        tk.run_training_search("book", trained={"runs": []})
