@@ -333,3 +333,13 @@ def test_the_training_search_runs_each_setting_once_per_model_and_rederives(monk
     assert tk.run_training_search("book", trained=r.data).claims.rows() == r.claims.rows()
     with pytest.raises(ValueError, match="sizes.*a tk-training-search result"):
         tk.run_training_search("book", trained={"runs": []})
+
+
+def test_evaluate_gives_serial_position_curves_and_accuracy_by_list_length():
+    params = tk.build("LSTM", TINY.task, TINY.hidden, 0)
+    ev = tk.evaluate("LSTM", params, TINY, seed=3)
+    assert len(ev["position"]) == len(TINY.test_delays) and len(ev["by_length"]) == TINY.length
+    for symbol, curve in zip(ev["symbol"], ev["position"]):  # the curve splits the symbol accuracy
+        assert len(curve) == TINY.length and np.mean(curve) == pytest.approx(symbol)
+    assert all(0 <= v <= 1 for v in ev["by_length"])
+    assert tk.evaluate("LSTM", params, TINY, seed=3) == ev

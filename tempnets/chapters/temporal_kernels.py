@@ -290,18 +290,30 @@ def hidden_drift(states, task: sq.SerialRecall, delay: int) -> np.ndarray:
 
 
 def evaluate(name: str, params, sz: Sizes, seed: int = 0) -> dict:
-    """Accuracy per symbol and per string at each test delay, and the drift at the longest one."""
+    """Test a trained network on fresh strings.
+
+    Returns per test delay (``sz.test_delays``) the accuracy per symbol and per string and
+    the accuracy at each position of the string (``position``: the serial-position curve);
+    the drift of the hidden state during the longest test delay (:func:`hidden_drift`); and
+    the string accuracy for each list length ``1 .. L`` at the longest training delay
+    (``by_length``: shorter lists than the task's, which the network may or may not have
+    trained on).  ``sz.n_test`` strings per delay and per length."""
     task = sz.task
-    out = {"symbol": [], "string": []}
-    with optim.one_blas_thread():
-        for j, d in enumerate(sz.test_delays):
-            x, t, m, _, _ = sq.make_batch(task, sz.n_test, np.random.default_rng([seed, 20_000 + j]),
-                                          delay=d, length=task.length)
-            logits, states = hidden_states(name, params, x)
-            sc = sq.recall_scores(logits, t, m)
-            out["symbol"].append(sc["symbol"])
-            out["string"].append(sc["string"])
+    out = {"symbol": [], "string": [], "position": []}
+    for j, d in enumerate(sz.test_delays):
+        x, t, m, _, _ = sq.make_batch(task, sz.n_test, np.random.default_rng([seed, 20_000 + j]),
+                                      delay=d, length=task.length)
+        logits, states = hidden_states(name, params, x)
+        sc = sq.recall_scores(logits, t, m)
+        out["symbol"].append(sc["symbol"])
+        out["string"].append(sc["string"])
+        out["position"].append(sc["correct"].mean(axis=0).tolist())
     out["drift"] = hidden_drift(states, task, sz.test_delays[-1]).tolist()
+    out["by_length"] = []
+    for n in range(1, task.length + 1):
+        x, t, m, _, _ = sq.make_batch(task, sz.n_test, np.random.default_rng([seed, 30_000 + n]),
+                                      delay=task.delays[1], length=n)
+        out["by_length"].append(sq.recall_scores(hidden_states(name, params, x)[0], t, m)["string"])
     return out
 
 
