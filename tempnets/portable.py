@@ -21,6 +21,14 @@ three rules, and this module holds what they share:
   is chosen at run time by the CPU (glibc has separate FMA variants); the
   logistic here is plain arithmetic (:func:`logistic`, within a few ulp).
 
+A fused multiply-add written out (:func:`mul_add`, ``llvm.fma``) breaks none of these:
+unlike ``contract``, which lets LLVM fuse where the CPU can, it is one operation, rounded
+once by IEEE 754's definition, so every CPU gives its one correct result (where the CPU has
+no such instruction, LLVM calls the C library's ``fmaf``, correctly rounded too).  float32
+computes its products with it (:func:`products_acc`, the register-blocked matrix product
+that :mod:`tempnets.portable_math` builds on); float64 keeps a separate multiply and add,
+the arithmetic its results have always had.
+
 Tested by training every family in two processes, one compiled for this CPU
 and one with ``NUMBA_CPU_NAME=generic``, and requiring identical weights
 (``tests/test_portable.py``).
@@ -183,3 +191,200 @@ def finite(a):
     for i in range(b.size):
         t += b[i] * 0.0
     return t == 0.0
+
+
+# ----------------------------------------------------------------------------- fused multiply-add
+
+def _mul_add_ir(builder, a, b, c):
+    """``a * b + c`` in IR: one rounding (``llvm.fma``) for float32, two (the product, then the
+    sum) for float64.  ``a``, ``b``, ``c``: scalars or vectors of one floating type."""
+    vector = isinstance(a.type, ir.VectorType)
+    if isinstance(a.type.element if vector else a.type, ir.DoubleType):
+        return builder.fadd(builder.fmul(a, b), c)
+    name = f"llvm.fma.v{a.type.count}f32" if vector else "llvm.fma.f32"
+    fma = cgutils.get_or_insert_function(builder.module, ir.FunctionType(a.type, [a.type] * 3), name)
+    return builder.call(fma, [a, b, c])
+
+
+@intrinsic
+def mul_add(typingctx, a, b, c):
+    """``a * b + c``, rounded once (a fused multiply-add) in float32 and twice (the product,
+    then the sum) in float64.
+
+    A fused multiply-add is exactly rounded by definition (IEEE 754), so it gives the same
+    bits on every CPU, whether the CPU has the instruction or LLVM calls the C library's
+    ``fmaf`` (correctly rounded as well, on any CPU).  float32 uses it: it is faster and
+    more accurate.  float64 keeps the two roundings its results (the book's records)
+    were computed with.  ``a``, ``b``, ``c``: all float32 or all float64.
+    """
+    if not (a == b == c and a in (types.float32, types.float64)):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return _mul_add_ir(builder, *args)
+
+    return a(a, b, c), codegen
+
+
+def _register_block(context, dtype):
+    """``(lanes, rows, vectors)`` of :func:`products_acc`'s register block on the target CPU:
+    ``rows`` rows of ``out`` by ``vectors`` vectors of ``lanes`` columns, sized to the vector
+    registers (32 of 64 bytes with AVX-512, 16 of 32 bytes with AVX, 16 of 16 bytes without).
+    Only the speed depends on it: each output is computed on its own, in the same order."""
+    features = getattr(context.codegen(), "_tm_features", "") or ""
+    width = 64 if "+avx512f" in features else 32 if "+avx" in features else 16
+    lanes = width // (4 if dtype == types.float32 else 8)
+    return (lanes, 4, 4) if width == 64 else (lanes, 4, 2)
+
+
+class _Vectors:
+    """IR for vectors of ``lanes`` elements: loads and stores (masked to the first lanes at
+    the right edge of a matrix) and broadcasts."""
+
+    def __init__(self, builder, element, lanes, intp):
+        self.builder, self.lanes, self.intp = builder, lanes, intp
+        self.type = ir.VectorType(element, lanes)
+        self.mask_type = ir.VectorType(ir.IntType(1), lanes)
+        name = f"v{lanes}{'f64' if isinstance(element, ir.DoubleType) else 'f32'}.p0"
+        ptr, i32 = self.type.as_pointer(), ir.IntType(32)
+        module = builder.module
+        self._masked_load = cgutils.get_or_insert_function(
+            module, ir.FunctionType(self.type, [ptr, i32, self.mask_type, self.type]), "llvm.masked.load." + name)
+        self._masked_store = cgutils.get_or_insert_function(
+            module, ir.FunctionType(ir.VoidType(), [self.type, ptr, i32, self.mask_type]),
+            "llvm.masked.store." + name)
+        self._align = ir.Constant(i32, 4)
+
+    def load(self, ptr, mask=None):
+        ptr = self.builder.bitcast(ptr, self.type.as_pointer())
+        if mask is None:
+            return self.builder.load(ptr, align=4)
+        return self.builder.call(self._masked_load, [ptr, self._align, mask, ir.Constant(self.type, None)])
+
+    def store(self, value, ptr, mask=None):
+        ptr = self.builder.bitcast(ptr, self.type.as_pointer())
+        if mask is None:
+            self.builder.store(value, ptr, align=4)
+        else:
+            self.builder.call(self._masked_store, [value, ptr, self._align, mask])
+
+    def splat(self, value):
+        """A vector with ``value`` in every lane."""
+        b = self.builder
+        undef = ir.Constant(ir.VectorType(value.type, self.lanes), ir.Undefined)
+        first = b.insert_element(undef, value, ir.Constant(ir.IntType(32), 0))
+        return b.shuffle_vector(first, undef, ir.Constant(ir.VectorType(ir.IntType(32), self.lanes),
+                                                          [0] * self.lanes))
+
+    def first(self, count):
+        """The mask of the first ``count`` lanes (an intp)."""
+        lane = ir.Constant(ir.VectorType(self.intp, self.lanes), list(range(self.lanes)))
+        return self.builder.icmp_signed("<", lane, self.splat(count))
+
+
+class _Products:
+    """The IR of :func:`products_acc`: ``out`` in register blocks, column blocks outermost
+    (a panel of ``B`` serves every row block while it is in cache), each block loading its
+    outputs once, adding its products for every ``k`` and storing them once."""
+
+    def __init__(self, context, builder, sig, args):
+        self.b = builder
+        self.intp = context.get_value_type(types.intp)
+        self.arrays = [context.make_array(t)(context, builder, v) for t, v in zip(sig.args[:3], args[:3])]
+        size = ir.Constant(self.intp, context.get_abi_sizeof(context.get_data_type(sig.args[0].dtype)))
+        self.strides = [[builder.sdiv(s, size) for s in cgutils.unpack_tuple(builder, a.strides, 2)]
+                        for a in self.arrays]
+        self.k0, self.k1 = (context.cast(builder, v, t, types.intp) for v, t in zip(args[3:], sig.args[3:]))
+        self.lanes, self.rows, self.vectors = _register_block(context, sig.args[0].dtype)
+        element = context.get_value_type(sig.args[0].dtype)
+        self.vec = _Vectors(builder, element, self.lanes, self.intp)
+        self.acc = [[cgutils.alloca_once(builder, self.vec.type) for _ in range(self.vectors)]
+                    for _ in range(self.rows)]
+
+    def const(self, n):
+        return ir.Constant(self.intp, n)
+
+    def pointer(self, which, i, j):
+        """Pointer to element ``(i, j)`` of ``out`` (0), ``A`` (1) or ``B`` (2)."""
+        b = self.b
+        si, sj = self.strides[which]
+        return b.gep(self.arrays[which].data, [b.add(b.mul(i, si), b.mul(j, sj))])
+
+    def block(self, i0, j0, rows, n_vec, mask):
+        """Outputs ``i0 .. i0 + rows - 1`` by ``n_vec`` vectors from column ``j0`` (the last
+        vector masked by ``mask`` unless it is None)."""
+        b, vec, lanes = self.b, self.vec, self.lanes
+        masks = [None] * (n_vec - 1) + [mask]
+        out_ptr = [[self.pointer(0, b.add(i0, self.const(r)), b.add(j0, self.const(v * lanes)))
+                    for v in range(n_vec)] for r in range(rows)]
+        for r in range(rows):
+            for v in range(n_vec):
+                b.store(vec.load(out_ptr[r][v], masks[v]), self.acc[r][v])
+        with cgutils.for_range_slice(b, self.k0, self.k1, self.const(1)) as (k, _):
+            row = self.pointer(2, k, j0)
+            x = [vec.load(b.gep(row, [self.const(v * lanes)]), masks[v]) for v in range(n_vec)]
+            for r in range(rows):
+                a = vec.splat(b.load(self.pointer(1, b.add(i0, self.const(r)), k)))
+                for v in range(n_vec):
+                    b.store(_mul_add_ir(b, a, x[v], b.load(self.acc[r][v])), self.acc[r][v])
+        for r in range(rows):
+            for v in range(n_vec):
+                vec.store(b.load(self.acc[r][v]), out_ptr[r][v], masks[v])
+
+    def column_block(self, j0, n_vec, mask):
+        """Every row of ``out`` in columns from ``j0``: blocks of ``rows`` rows, then single rows."""
+        b, rows = self.b, self.const(self.rows)
+        M = cgutils.unpack_tuple(b, self.arrays[0].shape, 2)[0]
+        whole = b.mul(b.sdiv(M, rows), rows)
+        with cgutils.for_range_slice(b, self.const(0), whole, rows) as (i0, _):
+            self.block(i0, j0, self.rows, n_vec, mask)
+        with cgutils.for_range_slice(b, whole, M, self.const(1)) as (i0, _):
+            self.block(i0, j0, 1, n_vec, mask)
+
+    def emit(self):
+        """Whole column blocks, then the last, narrower one (1 to ``vectors`` vectors, the
+        last of them masked): one code path per width, chosen by a switch."""
+        b = self.b
+        N = cgutils.unpack_tuple(b, self.arrays[0].shape, 2)[1]
+        span = self.const(self.lanes * self.vectors)
+        whole = b.mul(b.sdiv(N, span), span)
+        with cgutils.for_range_slice(b, self.const(0), whole, span) as (j0, _):
+            self.column_block(j0, self.vectors, None)
+        left = b.sub(N, whole)
+        n_vec = b.sdiv(b.add(left, self.const(self.lanes - 1)), self.const(self.lanes))
+        mask = self.vec.first(b.sub(left, b.mul(b.sub(n_vec, self.const(1)), self.const(self.lanes))))
+        done = b.append_basic_block("products.done")
+        switch = b.switch(n_vec, done)
+        for n in range(1, self.vectors + 1):
+            case = b.append_basic_block(f"products.last{n}")
+            switch.add_case(self.const(n), case)
+            with b.goto_block(case):
+                self.column_block(whole, n, mask)
+                b.branch(done)
+        b.position_at_end(done)
+
+
+@intrinsic
+def products_acc(typingctx, out, A, B, k0, k1):
+    """``out[i, j] = mul_add(A[i, k], B[k, j], out[i, j])`` for ``k = k0 .. k1 - 1`` in turn
+    (:func:`mul_add`: fused in float32): a product ``A B`` (``k`` in ``[k0, k1)``) added to
+    ``out``, each output by itself in ``k`` order.
+
+    Written in LLVM IR as a register-blocked matrix product: a block of outputs stays in
+    vector registers while ``k`` runs, each step broadcasting one ``A[i, k]`` per row and
+    loading one vector of ``B[k, :]`` per column vector.  Lanes are outputs, never parts of
+    a sum, so the block's shape (:func:`_register_block`, chosen for the CPU) changes only
+    the speed.  ``out`` and ``B`` C-contiguous, ``A`` any 2-D view (e.g. a transpose), all of
+    one dtype, float32 or float64.
+    """
+    arrays = (out, A, B)
+    if not (all(isinstance(t, types.Array) and t.ndim == 2 for t in arrays)
+            and out.dtype == A.dtype == B.dtype and out.dtype in (types.float32, types.float64)
+            and out.layout == B.layout == "C"):
+        return None
+
+    def codegen(context, builder, sig, args):
+        _Products(context, builder, sig, args).emit()
+        return context.get_dummy_value()
+
+    return types.void(out, A, B, k0, k1), codegen

@@ -8,37 +8,48 @@ in the code, no libm); this module adds what those models need beyond the logist
 * **Products without BLAS.**  A BLAS picks its kernel, and with it the order of every
   sum and whether it fuses multiply and add, from the CPU (OpenBLAS's Haswell and
   Prescott kernels give different last bits).  :func:`matmul_acc` writes the order down:
-  each output element accumulates its products in ``k`` order, one rounding per
-  multiply and per add (numba fuses nothing without ``fastmath``'s ``contract``).  The
-  loops are in "axpy" form (``k`` outer, ``j`` inner over a contiguous row), so LLVM
-  vectorises across outputs ``j`` without reassociating any sum: a wider vector
-  computes more outputs at once, not a different sum.  Without fused multiply-adds this
-  runs at about half a BLAS's speed on large products; on the chapter's small ones it
-  is as fast (no call overhead).
+  each output element accumulates its products in ``k`` order, each step
+  :func:`tempnets.portable.mul_add`: in float32 a fused multiply-add (one rounding, exact
+  by IEEE 754's definition, so the same on every CPU: see :mod:`tempnets.portable`), in
+  float64 a multiply and an add (two roundings, as this code always computed float64).
+  The kernel, :func:`tempnets.portable.products_acc`, is written in LLVM IR as a
+  register-blocked matrix product: vector lanes hold different outputs, never parts of
+  one sum, so a wider vector computes more outputs at once, not a different sum.  It
+  reaches about 80% of a BLAS's float32 speed on the TKRNN's products (~130 GFLOP/s on
+  one AVX-512 core), and no BLAS call overhead on the chapter's small ones.
 * **exp, log, tanh in plain arithmetic** (:func:`exp`, :func:`log`, :func:`tanh`), built
   like :func:`tempnets.portable.logistic`: range reduction by powers of 2 and a fixed
-  rational or polynomial approximation, each within a few ulp of the true value.
-  They compute in float64 whatever their argument (a float32 model's activations and
-  softmax are evaluated in float64 and rounded once to float32, the same bits
-  everywhere); the products and sums, where the time goes, stay in the arrays' dtype.
+  rational or polynomial approximation, each within a few ulp of the true value, in
+  float64.  float32 has its own, in float32 arithmetic with fused multiply-adds
+  (:func:`exp_nonpositive_f32`, :func:`logistic_f32`, :func:`tanh_f32`, within 2 ulp): the
+  models call :func:`logistic_of_dtype` and :func:`tanh_of_dtype`, which choose by the
+  argument's dtype when a kernel is compiled.  Loops calling them vectorise.
+* **Negligible float32 errors set to 0** (:func:`negligible_to_zero`, by a comparison):
+  a backward pass's errors below 2**-100 would otherwise decay into subnormal numbers,
+  on which x86 CPUs take ~100 cycles per operation.
 * **Reductions in a fixed order**: column sums in row order (:func:`colsum_acc`,
   :func:`colsum_products_acc`), and :func:`sum_of_squares` with four partial sums as
   :func:`tempnets.portable.dot4`.
 
 Every kernel is compiled once per dtype (float32, float64) and layout of its arguments; a
-float32 product stays float32 (``tests/test_portable.py`` checks each kernel bit for bit
-against numpy evaluating the same order, element-wise, in float32 and float64, and
-trains each model in two processes compiled for different CPUs).
+float32 product stays float32 (``tests/test_portable.py`` and
+``tests/test_portable_float32.py`` check each kernel bit for bit against numpy evaluating
+the same order, element-wise, in float32 and float64, a float32 fused multiply-add
+emulated exactly, and train each model in processes compiled for different CPUs).
 """
 
 from __future__ import annotations
 
 import numba
 import numpy as np
+from numba import types
+from numba.extending import overload
 
-from .portable import _LN2_HI, _LN2_LO, logistic, reduced_exp
+from .portable import _LN2_HI, _LN2_LO, logistic, mul_add, products_acc, reduced_exp
 
-__all__ = ["exp", "log", "tanh", "logistic", "logistic_of", "log_of", "matmul_acc", "affine_into", "matmul",
+__all__ = ["exp", "log", "tanh", "logistic", "logistic_of", "log_of", "exp_nonpositive_f32", "logistic_f32",
+           "tanh_f32", "logistic_of_dtype", "tanh_of_dtype", "exp_nonpositive_of_dtype",
+           "negligible_to_zero", "logistic_into", "tanh_into", "matmul_acc", "affine_into", "matmul",
            "outer_acc", "outer", "colsum", "colsum_acc", "colsum_products", "colsum_products_acc",
            "sum_of_squares"]
 
@@ -47,7 +58,7 @@ _SQRT2 = 1.4142135623730951
 
 # ----------------------------------------------------------------------------- elementary functions
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")  # (no zero division check: see exp_nonpositive_f32)
 def exp(x):
     """``exp(x)`` within a few ulp in plain arithmetic (float64): 0 below -708 (where the
     true value is below 3e-308), ``inf`` above 709.78, NaN for NaN."""
@@ -60,7 +71,7 @@ def exp(x):
     return np.inf if x > 709.782712893384 else e
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def tanh(u):
     """``tanh(u) = (1 - e) / (1 + e)``, ``e = exp(-2u)``, within a few ulp in plain arithmetic
     (float64).  With ``e = 2**k p(r) / p(-r)`` (:func:`tempnets.portable.reduced_exp`) it is
@@ -112,49 +123,159 @@ def log_of(x):
     return log(x)
 
 
-# ----------------------------------------------------------------------------- products and sums
+# ----------------------------------------------------------------------------- the same in float32
+
+_F32_LOG2E = np.float32(1.44269504)
+_F32_LN2_HI = np.float32(0.693359375)  # ln 2 = hi + lo; hi has 9 significant bits, so k * hi is exact
+_F32_LN2_LO = np.float32(-2.12194440e-4)
+_F32_ROUND = np.float32(12582912.0)  # 1.5 * 2**23: rint(v) = (v + _F32_ROUND) - _F32_ROUND, |v| < 2**22
+_F32_EXP = tuple(np.float32(c) for c in (1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3,
+                                        4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1))
+_F32_TANH = tuple(np.float32(c) for c in (-5.70498872745e-3, 2.06390887954e-2, -5.37397155531e-2,
+                                         1.33314422036e-1, -3.33332819422e-1))
+_F32_ONE, _F32_ZERO = np.float32(1.0), np.float32(0.0)
+_F32_LOWEST = np.float32(-104.0)  # exp(-104) is below half the smallest float32 (1.4e-45)
+_F32_TANH_SMALL = np.float32(0.625)
+
 
 @numba.njit(cache=True, inline="always")
-def _rows_acc(out, A, B, i, rows, k0, k1):
-    """Rows ``i .. i + rows - 1`` of :func:`matmul_acc` for ``k`` in ``[k0, k1)``, one ``k``
-    at a time (the tails of its unrolled loops)."""
-    N = B.shape[1]
-    for r in range(i, i + rows):
-        for k in range(k0, k1):
-            a = A[r, k]
-            for j in range(N):
-                out[r, j] += a * B[k, j]
+def exp_nonpositive_f32(z):
+    """``exp(z)`` for a float32 ``z <= 0`` (NaN stays NaN), in float32 arithmetic with fused
+    multiply-adds (:func:`tempnets.portable.mul_add`): within 1 ulp, subnormal results within
+    one unit of the smallest subnormal, 0 below -104.
+
+    Cephes' ``expf`` (Moshier): ``k = rint(z / ln 2)`` by adding and subtracting
+    1.5 * 2**23, ``r = z - k ln 2`` in two exact steps, ``exp(r) = 1 + r + r^2 P(r)`` with
+    its minimax polynomial of degree 5, then times ``2**(k + 64)`` (a normal number) and
+    ``2**-64``, so that a subnormal result is rounded once.  Vectorises (no division)."""
+    z = _F32_LOWEST if z < _F32_LOWEST else z
+    shifted = mul_add(z, _F32_LOG2E, _F32_ROUND)
+    k = shifted - _F32_ROUND
+    r = mul_add(k, -_F32_LN2_LO, mul_add(k, -_F32_LN2_HI, z))
+    c = _F32_EXP
+    p = mul_add(mul_add(mul_add(mul_add(mul_add(c[0], r, c[1]), r, c[2]), r, c[3]), r, c[4]), r, c[5])
+    p = mul_add(p, r * r, r) + _F32_ONE
+    # the integer k is in the low bits of shifted; 0x4B400000 is the bits of _F32_ROUND
+    bits = (np.float32(shifted).view(np.int32) - np.int32(0x4B400000) + np.int32(127 + 64)) << np.int32(23)
+    return (p * np.int32(bits).view(np.float32)) * np.float32(2.0 ** -64)
+
+
+@numba.njit(cache=True, error_model="numpy")
+def logistic_f32(u):
+    """``1 / (1 + exp(-u))`` for a float32 ``u``, in float32: within 2 ulp everywhere
+    (subnormal results included), NaN for NaN.
+
+    With ``e = exp(-|u|)`` (:func:`exp_nonpositive_f32`, in (0, 1]) it is ``1 / (1 + e)``
+    for ``u >= 0`` and ``e / (1 + e)`` below, one division and no cancellation.  (The
+    ``numpy`` error model only drops the zero-division check, which ``1 + e`` never needs:
+    with the check LLVM cannot vectorise a loop calling it.)"""
+    e = exp_nonpositive_f32(u if u < _F32_ZERO else -u)
+    return (_F32_ONE if u >= _F32_ZERO else e) / (_F32_ONE + e)
+
+
+@numba.njit(cache=True, error_model="numpy")
+def tanh_f32(u):
+    """``tanh(u)`` for a float32 ``u``, in float32: within 2 ulp, ±1 beyond ±9, NaN for NaN.
+
+    Cephes' ``tanhf``: below 0.625 in magnitude the odd minimax polynomial ``u + u^3 P(u^2)``
+    (small arguments keep their relative accuracy); above, ``(1 - e) / (1 + e)`` with ``e =
+    exp(-2|u|) <= 0.29`` (no cancellation) and the sign of ``u``.  Both are computed and
+    one is selected, so loops calling it vectorise."""
+    a = u if u >= _F32_ZERO else -u
+    e = exp_nonpositive_f32(-(a + a))
+    large = (_F32_ONE - e) / (_F32_ONE + e)
+    large = large if u >= _F32_ZERO else -large
+    s = u * u
+    c = _F32_TANH
+    p = mul_add(mul_add(mul_add(mul_add(c[0], s, c[1]), s, c[2]), s, c[3]), s, c[4])
+    small = mul_add(p * s, u, u)
+    return small if a < _F32_TANH_SMALL else large
+
+
+def _in_dtype(f64, f32):
+    """A function of one float that calls ``f32`` on a float32 and ``f64`` otherwise, in
+    compiled code (chosen when it is compiled) and from Python."""
+    def f(u):
+        return f32(u) if isinstance(u, np.float32) else f64(u)
+
+    @overload(f, jit_options={"cache": True})
+    def _typed(u):
+        return (lambda u: f32(u)) if u == types.float32 else (lambda u: f64(u))
+
+    return f
+
+
+logistic_of_dtype = _in_dtype(logistic, logistic_f32)
+logistic_of_dtype.__doc__ = """The logistic in the precision of its argument: :func:`tempnets.portable.logistic`
+(float64 arithmetic) for a float64, :func:`logistic_f32` for a float32."""
+tanh_of_dtype = _in_dtype(tanh, tanh_f32)
+tanh_of_dtype.__doc__ = """``tanh`` in the precision of its argument: :func:`tanh` or :func:`tanh_f32`."""
+exp_nonpositive_of_dtype = _in_dtype(exp, exp_nonpositive_f32)
+exp_nonpositive_of_dtype.__doc__ = """``exp(z)``, ``z <= 0``, in the precision of ``z``: :func:`exp` or
+:func:`exp_nonpositive_f32`."""
+
+
+_F32_NEGLIGIBLE = np.float32(2.0 ** -100)
+
+
+@numba.njit(cache=True, inline="always")
+def _same(v):
+    return v
+
+
+@numba.njit(cache=True, inline="always")
+def _negligible_to_zero_f32(v):
+    return v if abs(v) >= _F32_NEGLIGIBLE else np.float32(0.0)
+
+
+negligible_to_zero = _in_dtype(_same, _negligible_to_zero_f32)
+negligible_to_zero.__doc__ = """``v``, except 0 for a float32 below 2**-100 in magnitude.
+
+For the backward passes' errors: they shrink at every step back through time and, at long
+delays, become subnormal (below 1.2e-38), where every x86 multiply or add takes a
+microcode assist of ~100 cycles (a float32 RNN update at delay 50 took 50 ms instead of 2).
+Set to 0 by a comparison (the same on every CPU; no flush-to-zero mode, which CPUs apply
+differently), they are 2**-80 or less of any output's error, far under float32's
+resolution.  float64 values are returned unchanged (their subnormals start at 2e-308)."""
+
+
+@numba.njit(cache=True)
+def logistic_into(out, a):
+    """``out[j] = logistic(a[j])`` in the arrays' precision (:func:`logistic_of_dtype`), for
+    1-D arrays.  ``out`` must not overlap ``a``: LLVM vectorises the loop after checking
+    that at run time, and runs it one element at a time when the check fails."""
+    for j in range(a.size):
+        out[j] = logistic_of_dtype(a[j])
+
+
+@numba.njit(cache=True)
+def tanh_into(out, a):
+    """``out[j] = tanh(a[j])`` in the arrays' precision (:func:`tanh_of_dtype`), for 1-D
+    arrays that do not overlap (as :func:`logistic_into`)."""
+    for j in range(a.size):
+        out[j] = tanh_of_dtype(a[j])
+
+
+# ----------------------------------------------------------------------------- products and sums
+
+_K_BLOCK = 64
+"""``k`` per pass of :func:`matmul_acc` over ``out``: a panel of ``B`` this tall stays in the
+first-level cache while every row block uses it."""
 
 
 @numba.njit(cache=True)
 def matmul_acc(out, A, B):
     """``out[i, j] += sum_k A[i, k] B[k, j]``, each ``out[i, j]`` adding its products one by
-    one in ``k`` order: the same bits as the loop ``for k: out[:, j] += A[:, k] * B[k, j]``.
+    one in ``k`` order: ``out[i, j] = mul_add(A[i, k], B[k, j], out[i, j])`` for ``k = 0, 1,
+    ...`` (:func:`tempnets.portable.mul_add`: rounded once in float32, twice in float64,
+    the same bits as ``for k: out += A[:, k:k+1] * B[k]``).
 
-    Four rows and four ``k`` per pass over rows of ``B`` (the inner loop, vectorised over
-    ``j``): each load of ``B`` serves four outputs and each load and store of ``out`` four
-    products, which only saves memory traffic and changes no sum.  ``B``'s rows must be
-    contiguous for speed; ``A`` may be any view (e.g. a transpose)."""
-    M, K = A.shape
-    N = B.shape[1]
-    K4 = K - K % 4
-    M4 = M - M % 4
-    for i in range(0, M4, 4):
-        o0, o1, o2, o3 = out[i], out[i + 1], out[i + 2], out[i + 3]
-        for k in range(0, K4, 4):
-            b0, b1, b2, b3 = B[k], B[k + 1], B[k + 2], B[k + 3]
-            a0, a1, a2, a3 = A[i, k], A[i, k + 1], A[i, k + 2], A[i, k + 3]
-            c0, c1, c2, c3 = A[i + 1, k], A[i + 1, k + 1], A[i + 1, k + 2], A[i + 1, k + 3]
-            d0, d1, d2, d3 = A[i + 2, k], A[i + 2, k + 1], A[i + 2, k + 2], A[i + 2, k + 3]
-            e0, e1, e2, e3 = A[i + 3, k], A[i + 3, k + 1], A[i + 3, k + 2], A[i + 3, k + 3]
-            for j in range(N):
-                x0, x1, x2, x3 = b0[j], b1[j], b2[j], b3[j]
-                o0[j] = (((o0[j] + a0 * x0) + a1 * x1) + a2 * x2) + a3 * x3
-                o1[j] = (((o1[j] + c0 * x0) + c1 * x1) + c2 * x2) + c3 * x3
-                o2[j] = (((o2[j] + d0 * x0) + d1 * x1) + d2 * x2) + d3 * x3
-                o3[j] = (((o3[j] + e0 * x0) + e1 * x1) + e2 * x2) + e3 * x3
-        _rows_acc(out, A, B, i, 4, K4, K)
-    _rows_acc(out, A, B, M4, M - M4, 0, K)
+    The register-blocked kernel :func:`tempnets.portable.products_acc`, ``k`` in blocks of
+    :data:`_K_BLOCK` (``out`` is stored between blocks, in its own dtype: no sum changes).
+    ``out`` and ``B`` must be C-contiguous; ``A`` may be any view (e.g. a transpose)."""
+    K = A.shape[1]
+    for k0 in range(0, K, _K_BLOCK):
+        products_acc(out, A, B, k0, min(K, k0 + _K_BLOCK))
     return out
 
 
@@ -171,27 +292,9 @@ def affine_into(out, A, B, bias):
 @numba.njit(cache=True)
 def outer_acc(out, D, A):
     """``out[j, n] += sum_m D[m, j] A[m, n]`` (``out += Dᵀ A``: a weight gradient summed over
-    time and batch), each element adding its products one by one in ``m`` order.
-
-    The loop over ``m`` is outermost (four at a time): ``D`` and ``A`` are read once, in
-    order, and ``out`` (a weight matrix) stays in cache; :func:`matmul_acc` with ``Dᵀ``
-    would read all of ``A`` once per row of ``out``.  The same bits as that."""
-    M, J = D.shape
-    N = A.shape[1]
-    M4 = M - M % 4
-    for m in range(0, M4, 4):
-        a0, a1, a2, a3 = A[m], A[m + 1], A[m + 2], A[m + 3]
-        for j in range(J):
-            d0, d1, d2, d3 = D[m, j], D[m + 1, j], D[m + 2, j], D[m + 3, j]
-            o = out[j]
-            for n in range(N):
-                o[n] = (((o[n] + d0 * a0[n]) + d1 * a1[n]) + d2 * a2[n]) + d3 * a3[n]
-    for m in range(M4, M):
-        for j in range(J):
-            d0 = D[m, j]
-            for n in range(N):
-                out[j, n] += d0 * A[m, n]
-    return out
+    time and batch), each element adding its products one by one in ``m`` order:
+    :func:`matmul_acc` with the view ``Dᵀ``.  ``out`` and ``A`` C-contiguous."""
+    return matmul_acc(out, D.T, A)
 
 
 def matmul(A, B, bias=None):
@@ -231,11 +334,11 @@ def colsum_acc(out, D):
 
 @numba.njit(cache=True)
 def colsum_products_acc(out, D, A):
-    """``out[j] += sum_i D[i, j] A[i, j]``, in row order."""
+    """``out[j] += sum_i D[i, j] A[i, j]``, in row order (:func:`tempnets.portable.mul_add`)."""
     M, N = D.shape
     for i in range(M):
         for j in range(N):
-            out[j] += D[i, j] * A[i, j]
+            out[j] = mul_add(D[i, j], A[i, j], out[j])
     return out
 
 

@@ -156,8 +156,7 @@ def _rnn_states(W_hT, b_h, inp):
     for t in range(T):
         pm.affine_into(a, inp[t], W_hT, b_h)
         for b in range(B):
-            for j in range(H):
-                inp[t + 1, b, j] = logistic(a[b, j])
+            pm.logistic_into(inp[t + 1, b, :H], a[b])
 
 
 def rnn_forward(params, x, return_states=False):
@@ -190,10 +189,10 @@ def _rnn_deltas(W_yy, inp, dy_out, da):
     dh = np.zeros((B, H), da.dtype)  # W_yyᵀ δ^a_{t+1}: the error reaching y_t through y_{t+1}
     for t in range(T - 1, -1, -1):
         for b in range(B):
+            y, d, dy, dhb = inp[t + 1, b], da[t, b], dy_out[t, b], dh[b]
             for j in range(H):
-                y = inp[t + 1, b, j]
-                da[t, b, j] = (dy_out[t, b, j] + dh[b, j]) * y * (one - y)
-                dh[b, j] = 0
+                d[j] = pm.negligible_to_zero((dy[j] + dhb[j]) * y[j] * (one - y[j]))
+                dhb[j] = 0
         pm.matmul_acc(dh, da[t], W_yy)
 
 
@@ -223,17 +222,26 @@ def _lstm_states(W_hT, b_h, inp, c, gates, tc):
     """The LSTM step by step (module docstring): ``gates[t] = [i, f, o, u]_t``, ``c[t + 1] =
     c_t``, ``tc[t] = tanh(c_t)`` and ``h_t = o ⊙ tanh(c_t)`` into ``inp[t + 1, :, :H]``."""
     T, B, H = gates.shape[0], gates.shape[1], c.shape[2]
+    a = np.empty((B, 4 * H), gates.dtype)
     for t in range(T):
-        g = pm.affine_into(gates[t], inp[t], W_hT, b_h)
+        pm.affine_into(a, inp[t], W_hT, b_h)
         for b in range(B):
-            for j in range(3 * H):
-                g[b, j] = logistic(g[b, j])
-            for j in range(3 * H, 4 * H):
-                g[b, j] = pm.tanh(g[b, j])
-            for j in range(H):  # c_t = f ⊙ c_{t-1} + i ⊙ u;  h_t = o ⊙ tanh(c_t)
-                c[t + 1, b, j] = g[b, H + j] * c[t, b, j] + g[b, j] * g[b, 3 * H + j]
-                tc[t, b, j] = pm.tanh(c[t + 1, b, j])
-                inp[t + 1, b, j] = g[b, 2 * H + j] * tc[t, b, j]
+            g, ab = gates[t, b], a[b]
+            pm.logistic_into(g[:3 * H], ab[:3 * H])
+            pm.tanh_into(g[3 * H:], ab[3 * H:])
+            _cell_step(c[t + 1, b], tc[t, b], inp[t + 1, b, :H], c[t, b], g)
+
+
+@numba.njit(cache=True)
+def _cell_step(c, tc, h, c_old, g):
+    """``c_t = f ⊙ c_{t-1} + i ⊙ u`` (:func:`tempnets.portable.mul_add`), ``tanh(c_t)`` and
+    ``h_t = o ⊙ tanh(c_t)`` of one sequence, from its gates ``g = [i, f, o, u]``."""
+    H = c.size
+    i, f, o, u = g[:H], g[H:2 * H], g[2 * H:3 * H], g[3 * H:]
+    for j in range(H):
+        c[j] = pm.mul_add(f[j], c_old[j], i[j] * u[j])
+        tc[j] = pm.tanh_of_dtype(c[j])
+        h[j] = o[j] * tc[j]
 
 
 def lstm_forward(params, x, return_states=False):
@@ -260,23 +268,34 @@ def lstm_loss_and_grad(params, x, target, mask=None):
 @numba.njit(cache=True)
 def _lstm_deltas(W_hh, c, gates, tc, dh_out, da):
     """BPTT of the LSTM, ``t = T - 1`` down to 0: ``da[t]`` = the error of the gates' inputs
-    ``[i, f, o, u]``; each line's formula in its comment."""
+    ``[i, f, o, u]`` (:func:`_cell_deltas`)."""
     T, B, H = tc.shape
-    one = da.dtype.type(1)  # (a literal 1.0 would make a float32 model compute in float64)
     dh_next = np.zeros((B, H), da.dtype)  # W_hhᵀ da_{t+1}: into h_t through the gates at t + 1
     dc_next = np.zeros((B, H), da.dtype)  # into c_t through c_{t+1} = f c_t + ...
     for t in range(T - 1, -1, -1):
         for b in range(B):
-            for j in range(H):
-                i, f = gates[t, b, j], gates[t, b, H + j]
-                o, u = gates[t, b, 2 * H + j], gates[t, b, 3 * H + j]
-                th = tc[t, b, j]
-                dh = dh_out[t, b, j] + dh_next[b, j]
-                dc = dh * o * (one - th * th) + dc_next[b, j]  # c_t through h_t = o tanh(c_t)
-                da[t, b, j] = dc * u * i * (one - i)
-                da[t, b, H + j] = dc * c[t, b, j] * f * (one - f)  # c[t] is c_{t-1}
-                da[t, b, 2 * H + j] = dh * th * o * (one - o)
-                da[t, b, 3 * H + j] = dc * i * (one - u * u)
-                dc_next[b, j] = dc * f
-                dh_next[b, j] = 0
+            _cell_deltas(da[t, b], dh_next[b], dc_next[b], dh_out[t, b], gates[t, b], tc[t, b], c[t, b])
         pm.matmul_acc(dh_next, da[t], W_hh)
+
+
+@numba.njit(cache=True)
+def _cell_deltas(da, dh, dc, dh_out, g, th, c_old):
+    """One sequence's step of :func:`_lstm_deltas`: from ``dh`` (``W_hhᵀ da_{t+1}``), ``dc``
+    (the error into ``c_t`` through ``c_{t+1}``) and ``dh_out`` (from the output at ``t``),
+    the gates' errors ``da``; ``dc`` becomes the error into ``c_{t-1}`` and ``dh`` 0 (for the
+    next product).  Each line's formula in its comment.  (Every gate is its own slice, so
+    that each loop indexes by ``j`` alone and vectorises.)"""
+    H = th.size
+    one = da.dtype.type(1)  # (a literal 1.0 would make a float32 model compute in float64)
+    i, f, o, u = g[:H], g[H:2 * H], g[2 * H:3 * H], g[3 * H:]
+    di, df, do, du = da[:H], da[H:2 * H], da[2 * H:3 * H], da[3 * H:]
+    for j in range(H):
+        dh[j] = dh_out[j] + dh[j]  # into h_t
+        # into c_t: through h_t = o tanh(c_t), and through c_{t+1}
+        dc[j] = pm.negligible_to_zero(dh[j] * o[j] * (one - th[j] * th[j]) + dc[j])
+        di[j] = pm.negligible_to_zero(dc[j] * u[j] * i[j] * (one - i[j]))
+        df[j] = pm.negligible_to_zero(dc[j] * c_old[j] * f[j] * (one - f[j]))  # c_old = c_{t-1}
+        do[j] = pm.negligible_to_zero(dh[j] * th[j] * o[j] * (one - o[j]))
+        du[j] = pm.negligible_to_zero(dc[j] * i[j] * (one - u[j] * u[j]))
+        dc[j] = dc[j] * f[j]  # into c_{t-1}
+        dh[j] = 0

@@ -242,33 +242,58 @@ def softmax_xent(logits, target, mask):
     return loss, d.reshape(T, B, O)
 
 
-@numba.njit(cache=True)
+_ROWS = 16
+"""Rows of :func:`_softmax_xent_rows` per block: the width of its vectors."""
+
+
+@numba.njit(cache=True, error_model="numpy")  # (no division by zero is possible: see below)
 def _softmax_xent_rows(z, target, mask, B, d):
     r"""The loss of :func:`softmax_xent` over rows ``i`` (one per step and sequence) and, into
     ``d``, its gradient :math:`(p_i - \mathrm{onehot}(v_i))\, m_i / B`.
 
     Per row, :math:`\log p_{iv} = (z_{iv} - \max_o z_{io}) - \log\sum_o e^{z_{io} - \max z_i}`
-    (shifted by the maximum so that no exponential overflows); the exponentials, their sum
-    (in ``o`` order) and the loss (in row order) are float64, with :func:`portable_math.exp`
-    and :func:`portable_math.log`; ``d`` is rounded once to its dtype.
+    (shifted by the maximum so that no exponential overflows, and the sum is at least 1);
+    the exponentials (:func:`portable_math.exp_nonpositive_of_dtype`), their sum (in ``o``
+    order) and ``d`` in the dtype of ``z``, the loss in float64 (with
+    :func:`portable_math.log`, summed in row order).
+
+    :data:`_ROWS` rows at a time, transposed into a small buffer (one column per row), so
+    that every loop runs along rows and vectorises; each row's arithmetic is its own.
     """
     M, O = z.shape
-    e = np.empty(O)
+    zt = np.empty((O, _ROWS), z.dtype)  # zt[o, r] = z[i0 + r, o], then its exponential, then d
+    top = np.empty(_ROWS, z.dtype)
+    s = np.empty(_ROWS, z.dtype)
+    w = np.empty(_ROWS, z.dtype)
+    one = z.dtype.type(1)  # (a literal 1.0 would make a float32 model compute in float64)
     total = 0.0
-    for i in range(M):
-        top = z[i, 0]
+    for i0 in range(0, M, _ROWS):
+        rows = min(_ROWS, M - i0)
+        for r in range(rows):
+            for o in range(O):
+                zt[o, r] = z[i0 + r, o]
+        for r in range(rows):
+            top[r] = zt[0, r]
+            s[r] = 0
+            w[r] = mask[i0 + r] / B
         for o in range(1, O):
-            top = z[i, o] if z[i, o] > top else top
-        s = 0.0
+            for r in range(rows):
+                top[r] = zt[o, r] if zt[o, r] > top[r] else top[r]
         for o in range(O):
-            e[o] = pm.exp(np.float64(z[i, o] - top))
-            s += e[o]
-        v = target[i]
-        total += mask[i] * (np.float64(z[i, v] - top) - pm.log(s))
-        w = mask[i] / B
+            for r in range(rows):
+                zt[o, r] = pm.exp_nonpositive_of_dtype(zt[o, r] - top[r])
+                s[r] += zt[o, r]
+        for r in range(rows):
+            v = target[i0 + r]
+            total += mask[i0 + r] * (np.float64(z[i0 + r, v] - top[r]) - pm.log(np.float64(s[r])))
+            top[r] = (zt[v, r] / s[r] - one) * w[r]  # (top is free now) d at the target
         for o in range(O):
-            d[i, o] = (e[o] / s) * w
-        d[i, v] = (e[v] / s - 1.0) * w
+            for r in range(rows):
+                zt[o, r] = pm.negligible_to_zero((zt[o, r] / s[r]) * w[r])
+        for r in range(rows):
+            for o in range(O):
+                d[i0 + r, o] = zt[o, r]
+            d[i0 + r, target[i0 + r]] = top[r]
     return -total / B
 
 
@@ -281,7 +306,8 @@ def _forward(W_h, b_h, W_z, b_z, la, x, n):
     """
     T, B, I = x.shape
     H, N = W_h.shape
-    K = np.zeros((T + 1, B, N), x.dtype)
+    K = np.empty((T + 1, B, N), x.dtype)
+    K[0] = 0
     y = np.empty((T, B, H), x.dtype)
     _forward_states(np.ascontiguousarray(W_h.T), b_h, la, x, n, K, y)
     logits = pm.matmul(K[1:].reshape(T * B, N), W_z.T, bias=b_z)
@@ -291,21 +317,27 @@ def _forward(W_h, b_h, W_z, b_z, la, x, n):
 @numba.njit(cache=True)
 def _forward_states(W_hT, b_h, la, x, n, K, y):
     """Fill ``y[t]`` (eq. 7) and ``K[t + 1]`` (eqs. 8-9), ``t = 0 .. T - 1``; ``K[0] = 0``."""
-    T, B, I = x.shape
-    H = b_h.size
-    N = la.size
-    for t in range(T):
-        a = pm.affine_into(y[t], K[t], W_hT, b_h)  # a = b + W_h K_{t-1}, summed in sender order
-        for b in range(B):
+    a = np.empty(y.shape[1:], y.dtype)
+    for t in range(x.shape[0]):
+        pm.affine_into(a, K[t], W_hT, b_h)  # a = b + W_h K_{t-1}, summed in sender order
+        for b in range(a.shape[0]):
+            pm.logistic_into(y[t, b], a[b])  # y_t = f(a)
+        _kernel_step(K[t + 1], la, K[t], y[t], x[t], n)
+
+
+@numba.njit(cache=True)
+def _kernel_step(K_new, la, K_old, y, x, n):
+    """``K_t = λ ⊙ K_{t-1} + u_t`` in each of the ``n`` kernels, ``u_t = [y_t, x_t]``
+    (:func:`tempnets.portable.mul_add`: rounded once in float32)."""
+    B, H = y.shape
+    S = H + x.shape[1]
+    for b in range(B):
+        new, old, yb, xb = K_new[b], K_old[b], y[b], x[b]
+        for r in range(n):
             for j in range(H):
-                a[b, j] = logistic(a[b, j])  # y_t = f(a)
-            for m in range(N):  # K_t = λ ⊙ K_{t-1} + u_t in each of the n kernels
-                K[t + 1, b, m] = la[m] * K[t, b, m]
-            for r in range(n):
-                for j in range(H):
-                    K[t + 1, b, r * (H + I) + j] += a[b, j]
-                for i in range(I):
-                    K[t + 1, b, r * (H + I) + H + i] += x[t, b, i]
+                new[r * S + j] = pm.mul_add(la[r * S + j], old[r * S + j], yb[j])
+            for i in range(S - H):
+                new[r * S + H + i] = pm.mul_add(la[r * S + H + i], old[r * S + H + i], xb[i])
 
 
 def _backward(W_h, W_z, la, K, y, dlogits, n):
@@ -330,8 +362,9 @@ def _backward(W_h, W_z, la, K, y, dlogits, n):
     N = la.shape[0]
     dz = dlogits.reshape(T * B, -1)
     gK_out = pm.matmul(dz, W_z).reshape(T, B, N)  # W_zᵀ δ^z_t of every step, in one product
-    G = np.zeros((T + 1, B, N), y.dtype)  # G[t] = dL/dK_t; G[T] = 0
-    da = np.zeros((T + 1, B, H), y.dtype)  # da[T] = 0: nothing after the last step
+    G = np.empty((T + 1, B, N), y.dtype)  # G[t] = dL/dK_t; G[T] = 0
+    da = np.empty((T + 1, B, H), y.dtype)  # da[T] = 0: nothing after the last step
+    G[T], da[T] = 0, 0
     _backward_states(W_h, la, y, gK_out, n, G, da)
     G, da = G[:T].reshape(T * B, N), da[:T].reshape(T * B, H)
     Kp = K[:-1].reshape(T * B, N)  # K_{t-1}, the state each step's units saw
@@ -343,20 +376,38 @@ def _backward(W_h, W_z, la, K, y, dlogits, n):
 @numba.njit(cache=True)
 def _backward_states(W_h, la, y, gK_out, n, G, da):
     """Fill ``G[t]`` and ``da[t]`` (δ^a_t) of :func:`_backward`, ``t = T - 1`` down to 0."""
-    T, B, H = y.shape
-    N = la.size
-    one = y.dtype.type(1)  # (a literal 1.0 would make a float32 model compute in float64)
-    for t in range(T - 1, -1, -1):
-        for b in range(B):
-            for m in range(N):
-                G[t, b, m] = gK_out[t, b, m] + la[m] * G[t + 1, b, m]
+    for t in range(y.shape[0] - 1, -1, -1):
+        _decay_add(G[t], la, G[t + 1], gK_out[t])  # W_zᵀ δ^z_t + λ ⊙ G_{t+1}
         pm.matmul_acc(G[t], da[t + 1], W_h)  # + W_hᵀ δ^a_{t+1}
-        for b in range(B):
+        _logistic_delta(da[t], G[t], y[t], n)
+
+
+@numba.njit(cache=True)
+def _decay_add(out, la, G, g):
+    """``out = λ ⊙ G + g``, row by row (:func:`tempnets.portable.mul_add`; negligible
+    float32 values set to 0, :func:`tempnets.portable_math.negligible_to_zero`)."""
+    for b in range(out.shape[0]):
+        o, Gb, gb = out[b], G[b], g[b]
+        for m in range(o.size):
+            o[m] = pm.negligible_to_zero(pm.mul_add(la[m], Gb[m], gb[m]))
+
+
+@numba.njit(cache=True)
+def _logistic_delta(da, G, y, n):
+    """``δ^a = (Σ_r G^{y,r}) ⊙ y (1 - y)``: ``y_t`` enters all ``n`` kernels (their sum in
+    kernel order)."""
+    B, H = y.shape
+    S = G.shape[1] // n
+    one = y.dtype.type(1)  # (a literal 1.0 would make a float32 model compute in float64)
+    for b in range(B):
+        d, Gb, yb = da[b], G[b], y[b]
+        for j in range(H):
+            d[j] = Gb[j]
+        for r in range(1, n):
             for j in range(H):
-                dy = G[t, b, j]  # y_t enters all n kernels
-                for r in range(1, n):
-                    dy += G[t, b, r * (N // n) + j]
-                da[t, b, j] = dy * y[t, b, j] * (one - y[t, b, j])
+                d[j] += Gb[r * S + j]
+        for j in range(H):
+            d[j] = pm.negligible_to_zero(d[j] * yb[j] * (one - yb[j]))
 
 
 def weights_and_batch(params, x, target=None, mask=None, n_in=None, n_out=None):

@@ -83,26 +83,32 @@ def fast_weight_family():
     return out
 
 
-def serial_recall_family(updates=200):
+def serial_recall_family(updates=200, paper_updates=2):
     """Short :func:`tempnets.optim.train` runs (Adam, clipping) of the TKRNN^{+2}, RNN and LSTM
-    of the temporal-kernels chapter at book-scale sizes, in float64 and float32: digests of
-    the final weights and of every update's loss and gradient norm."""
+    of the temporal-kernels chapter at book-scale sizes, in float64 and float32, and of the
+    TKRNN and LSTM at the paper's sizes (longer rows and sums: every path of the product
+    kernel's register blocks is taken): digests of the final weights and of every update's
+    loss and gradient norm."""
     from tempnets import optim, sequences
     from tempnets.chapters import temporal_kernels as tk
 
-    sz = tk.SIZES["book"]
-    task = sz.task
     out = {}
-    for name in ("TKRNN+2", "RNN", "LSTM"):
-        scale, rate = sz.setting(name)
-        _, loss_and_grad = tk.model_functions(name)
-        for dtype in ("float64", "float32"):
-            params = tk.build(name, task, sz.hidden, np.random.default_rng(0), scale=scale)
-            p, hist = optim.train(loss_and_grad, params,
-                                  lambda g: sequences.make_batch(task, sz.batch, g)[:3], updates,
-                                  config=optim.OptimConfig(learning_rate=rate), rng=1,
-                                  progress=False, dtype=dtype)
-            out[f"{name} {dtype}"] = digest(*(p[k] for k in sorted(p)), hist.loss, hist.grad_norm)
+    for scale, names, n_updates, draw in (
+            ("book", ("TKRNN+2", "RNN", "LSTM"), updates, sequences.make_batch),
+            ("paper", ("TKRNN", "LSTM"), paper_updates, sequences.make_bucketed_batch)):
+        sz = tk.SIZES[scale]
+        task = sz.task
+        for name in names:
+            init_scale, rate = sz.setting(name)
+            _, loss_and_grad = tk.model_functions(name)
+            for dtype in ("float64", "float32"):
+                params = tk.build(name, task, sz.hidden, np.random.default_rng(0), scale=init_scale)
+                p, hist = optim.train(loss_and_grad, params,
+                                      lambda g: draw(task, sz.batch, g)[:3], n_updates,
+                                      config=optim.OptimConfig(learning_rate=rate), rng=1,
+                                      progress=False, dtype=dtype)
+                key = f"{name} {dtype}" if scale == "book" else f"{name} {dtype} (paper size)"
+                out[key] = digest(*(p[k] for k in sorted(p)), hist.loss, hist.grad_norm)
     return out
 
 
