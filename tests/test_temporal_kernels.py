@@ -315,19 +315,20 @@ def test_train_one_uses_the_sizes_training_options():
 
 def test_the_training_search_runs_each_setting_once_per_model_and_rederives(monkeypatch):
     settings = tk.TRAINING_SEARCH["settings"]
-    monkeypatch.setitem(tk.TRAINING_SEARCH, "settings", (settings[0], settings[4], settings[-1]))
+    monkeypatch.setitem(tk.TRAINING_SEARCH, "settings", (settings[0], settings[3], settings[-1]))
     monkeypatch.setitem(tk.TRAINING_SEARCH, "base", {"book": {"updates": 6, "eval_every": 3,
                                                               "batch": 4, "hidden": 8}})
     r = tk.run_training_search("book", seed=1, progress=False)
     runs = r.data["runs"]
     assert [(x["setting"], x["model"]) for x in runs] == [
-        (settings[0][0], "LSTM"), (settings[0][0], "TKRNN"), (settings[4][0], "LSTM"),
-        (settings[4][0], "TKRNN"), (settings[-1][0], "LSTM")]  # the forget bias: LSTM only
+        *((settings[0][0], m) for m in tk.MODELS), *((settings[3][0], m) for m in tk.MODELS),
+        (settings[-1][0], "LSTM")]  # the forget bias: LSTM only
     assert {x["network"] for x in runs} == {tk.TRAINING_SEARCH["first_network"]}
-    assert all(x["eval_steps"] == [3, 6] for x in runs)
-    sizes = r.data["sizes"][settings[4][0]]
+    assert all(x["eval_steps"] == [3, 6] and 0 <= x["val_symbol"] <= 1 for x in runs)
+    sizes = r.data["sizes"][settings[3][0]]
     assert (sizes["min_length"], sizes["final_rate"], sizes["dtype"], sizes["bucketed"]) == \
         (1, 3e-4, "float32", True)
+    assert [row["statement"].split(":")[0] for row in r.claims.rows()] == list(tk.MODELS)
     assert all(row["expected"] is None for row in r.claims.rows())
     monkeypatch.setattr(tk, "train_one", lambda *a, **k: pytest.fail("trained= must not train"))
     assert tk.run_training_search("book", trained=r.data).claims.rows() == r.claims.rows()
@@ -343,3 +344,13 @@ def test_evaluate_gives_serial_position_curves_and_accuracy_by_list_length():
         assert len(curve) == TINY.length and np.mean(curve) == pytest.approx(symbol)
     assert all(0 <= v <= 1 for v in ev["by_length"])
     assert tk.evaluate("LSTM", params, TINY, seed=3) == ev
+
+
+def test_the_training_choice_takes_the_most_strings_then_letters_then_the_earlier_setting():
+    runs = [{"model": "LSTM", "setting": "a", "val_string": 0.1, "val_symbol": 0.5},
+            {"model": "LSTM", "setting": "b", "val_string": 0.1, "val_symbol": 0.6},
+            {"model": "LSTM", "setting": "c", "val_string": 0.1, "val_symbol": 0.6},
+            {"model": "RNN", "setting": "d", "val_string": 0.9, "val_symbol": 0.9}]
+    assert tk.training_choice(runs, "LSTM")["setting"] == "b"
+    with pytest.raises(ValueError, match="no runs of 'TKRNN'"):
+        tk.training_choice(runs, "TKRNN")
