@@ -133,10 +133,15 @@ def _readout(inp, x, W_z, b_z):
 
 def _gradients(da, inp, do, v):
     """The weight gradients summed over time and batch, in step order (both models):
-    ``W_h``: ``sum_t δ^a_t [h_{t-1}, x_t]ᵀ``; ``W_z``: ``sum_t δ^z_t v_tᵀ``."""
-    T, B, _ = da.shape
-    da, do = da.reshape(T * B, -1), do.reshape(T * B, -1)
-    return {"W_h": pm.outer(da, inp[:T].reshape(T * B, -1)), "b_h": pm.colsum(da),
+    ``W_h``: ``sum_t δ^a_t [h_{t-1}, x_t]ᵀ``; ``W_z``: ``sum_t δ^z_t v_tᵀ``.  ``da`` is
+    ``(gates, T, B, H)``: each gate's rows of ``W_h`` and ``b_h`` in turn."""
+    G, T, B, H = da.shape
+    do = do.reshape(T * B, -1)
+    inp = inp[:T].reshape(T * B, -1)
+    W_h = np.empty((G * H, inp.shape[1]), da.dtype)
+    for q in range(G):
+        W_h[q * H:(q + 1) * H] = pm.outer(da[q].reshape(T * B, H), inp)
+    return {"W_h": W_h, "b_h": np.concatenate([pm.colsum(da[q].reshape(T * B, H)) for q in range(G)]),
             "W_z": pm.outer(do, v.reshape(T * B, -1)), "b_z": pm.colsum(do)}
 
 
@@ -177,7 +182,7 @@ def rnn_loss_and_grad(params, x, target, mask=None):
     dy_out = pm.matmul(do.reshape(T * B, O), W_z[:, :H]).reshape(T, B, H)  # into y_t from z_t
     da = np.empty((T, B, H), x.dtype)
     _rnn_deltas(np.ascontiguousarray(W_h[:, :H]), inp, dy_out, da)
-    return loss, _gradients(da, inp, do, v)
+    return loss, _gradients(da[None], inp, do, v)
 
 
 @numba.njit(cache=True)
@@ -206,40 +211,55 @@ def lstm_init(n_in, n_hidden, n_out, rng=None, scale=1.0, forget_bias=1.0) -> di
 
 
 def _lstm_forward(W_h, b_h, W_z, b_z, x):
+    """``(inp, v, c, gates, tc, logits)``: ``gates`` is ``(4, T, B, H)``, gate by gate, so that
+    every element-wise loop runs over a whole ``(B, H)`` block."""
     T, B, I = x.shape
     H = W_h.shape[0] // 4
     inp = _step_inputs(x, H)
     c = np.zeros((T + 1, B, H), x.dtype)
-    gates = np.empty((T, B, 4 * H), x.dtype)
+    gates = np.empty((4, T, B, H), x.dtype)
     tc = np.empty((T, B, H), x.dtype)
-    _lstm_states(np.ascontiguousarray(W_h.T), b_h, inp, c, gates, tc)
+    W_hT = np.ascontiguousarray(W_h.reshape(4, H, H + I).transpose(0, 2, 1))  # gate q: (H + I, H)
+    _lstm_states(W_hT, np.ascontiguousarray(b_h.reshape(4, H)), inp, c, gates, tc)
     hx, logits = _readout(inp, x, W_z, b_z)
     return inp, hx, c, gates, tc, logits
 
 
+@numba.njit(cache=True, inline="always")
+def _flat(a):
+    return a.reshape(a.size)
+
+
 @numba.njit(cache=True)
 def _lstm_states(W_hT, b_h, inp, c, gates, tc):
-    """The LSTM step by step (module docstring): ``gates[t] = [i, f, o, u]_t``, ``c[t + 1] =
-    c_t``, ``tc[t] = tanh(c_t)`` and ``h_t = o ⊙ tanh(c_t)`` into ``inp[t + 1, :, :H]``."""
-    T, B, H = gates.shape[0], gates.shape[1], c.shape[2]
-    a = np.empty((B, 4 * H), gates.dtype)
+    """The LSTM step by step (module docstring): ``gates[:, t] = [i, f, o, u]_t``, ``c[t + 1] =
+    c_t``, ``tc[t] = tanh(c_t)`` and ``h_t = o ⊙ tanh(c_t)`` into ``inp[t + 1, :, :H]``.
+    Gate ``q``'s input is its own product (``W_hT[q]``): the same sums, in the same order,
+    as one product with all four."""
+    _, T, B, H = gates.shape
+    a = np.empty((B, H), gates.dtype)
+    h = np.empty((B, H), gates.dtype)
     for t in range(T):
-        pm.affine_into(a, inp[t], W_hT, b_h)
+        for q in range(4):
+            pm.affine_into(a, inp[t], W_hT[q], b_h[q])
+            if q < 3:
+                pm.logistic_into(_flat(gates[q, t]), _flat(a))
+            else:
+                pm.tanh_into(_flat(gates[q, t]), _flat(a))
+        _cell_step(_flat(c[t + 1]), _flat(tc[t]), _flat(h), _flat(c[t]), _flat(gates[0, t]),
+                   _flat(gates[1, t]), _flat(gates[2, t]), _flat(gates[3, t]))
         for b in range(B):
-            g, ab = gates[t, b], a[b]
-            pm.logistic_into(g[:3 * H], ab[:3 * H])
-            pm.tanh_into(g[3 * H:], ab[3 * H:])
-            _cell_step(c[t + 1, b], tc[t, b], inp[t + 1, b, :H], c[t, b], g)
+            inp[t + 1, b, :H] = h[b]
 
 
 @numba.njit(cache=True)
-def _cell_step(c, tc, h, c_old, g):
+def _cell_step(c, tc, h, c_old, i, f, o, u):
     """``c_t = f ⊙ c_{t-1} + i ⊙ u`` (:func:`tempnets.portable.mul_add`), ``tanh(c_t)`` and
-    ``h_t = o ⊙ tanh(c_t)`` of one sequence, from its gates ``g = [i, f, o, u]``."""
-    H = c.size
-    i, f, o, u = g[:H], g[H:2 * H], g[2 * H:3 * H], g[3 * H:]
-    for j in range(H):
+    ``h_t = o ⊙ tanh(c_t)``.  (Two loops of few arrays each: LLVM vectorises a loop only when
+    it needs few run-time checks that its arrays do not overlap.)"""
+    for j in range(c.size):
         c[j] = pm.mul_add(f[j], c_old[j], i[j] * u[j])
+    for j in range(c.size):
         tc[j] = pm.tanh_of_dtype(c[j])
         h[j] = o[j] * tc[j]
 
@@ -260,42 +280,50 @@ def lstm_loss_and_grad(params, x, target, mask=None):
     loss, do = softmax_xent(logits, target, mask)
     T, B, _ = x.shape
     dh_out = pm.matmul(do.reshape(T * B, O), W_z[:, :H]).reshape(T, B, H)  # into h_t from z_t
-    da = np.empty((T, B, 4 * H), x.dtype)
-    _lstm_deltas(np.ascontiguousarray(W_h[:, :H]), c, gates, tc, dh_out, da)
+    da = np.empty((4, T, B, H), x.dtype)
+    _lstm_deltas(np.ascontiguousarray(W_h[:, :H]).reshape(4, H, H), c, gates, tc, dh_out, da)
     return loss, _gradients(da, inp, do, hx)
 
 
 @numba.njit(cache=True)
 def _lstm_deltas(W_hh, c, gates, tc, dh_out, da):
-    """BPTT of the LSTM, ``t = T - 1`` down to 0: ``da[t]`` = the error of the gates' inputs
-    ``[i, f, o, u]`` (:func:`_cell_deltas`)."""
-    T, B, H = tc.shape
-    dh_next = np.zeros((B, H), da.dtype)  # W_hhᵀ da_{t+1}: into h_t through the gates at t + 1
-    dc_next = np.zeros((B, H), da.dtype)  # into c_t through c_{t+1} = f c_t + ...
+    """BPTT of the LSTM, ``t = T - 1`` down to 0: ``da[:, t]`` = the errors of the gates'
+    inputs ``[i, f, o, u]`` (:func:`_cell_deltas`); ``W_hh[q]``: gate ``q``'s weights from
+    ``h_{t-1}``, their products added gate by gate (the order of one product with all four)."""
+    _, T, B, H = gates.shape
+    dh = np.zeros((B, H), da.dtype)  # W_hhᵀ da_{t+1}: into h_t through the gates at t + 1
+    dc = np.zeros((B, H), da.dtype)  # into c_t through c_{t+1} = f c_t + ...
     for t in range(T - 1, -1, -1):
-        for b in range(B):
-            _cell_deltas(da[t, b], dh_next[b], dc_next[b], dh_out[t, b], gates[t, b], tc[t, b], c[t, b])
-        pm.matmul_acc(dh_next, da[t], W_hh)
+        _cell_deltas((_flat(da[0, t]), _flat(da[1, t]), _flat(da[2, t]), _flat(da[3, t])),
+                     _flat(dh), _flat(dc), _flat(dh_out[t]),
+                     (_flat(gates[0, t]), _flat(gates[1, t]), _flat(gates[2, t]), _flat(gates[3, t])),
+                     _flat(tc[t]), _flat(c[t]))
+        for q in range(4):
+            pm.matmul_acc(dh, da[q, t], W_hh[q])
 
 
 @numba.njit(cache=True)
-def _cell_deltas(da, dh, dc, dh_out, g, th, c_old):
-    """One sequence's step of :func:`_lstm_deltas`: from ``dh`` (``W_hhᵀ da_{t+1}``), ``dc``
-    (the error into ``c_t`` through ``c_{t+1}``) and ``dh_out`` (from the output at ``t``),
-    the gates' errors ``da``; ``dc`` becomes the error into ``c_{t-1}`` and ``dh`` 0 (for the
-    next product).  Each line's formula in its comment.  (Every gate is its own slice, so
-    that each loop indexes by ``j`` alone and vectorises.)"""
-    H = th.size
-    one = da.dtype.type(1)  # (a literal 1.0 would make a float32 model compute in float64)
-    i, f, o, u = g[:H], g[H:2 * H], g[2 * H:3 * H], g[3 * H:]
-    di, df, do, du = da[:H], da[H:2 * H], da[2 * H:3 * H], da[3 * H:]
-    for j in range(H):
+def _cell_deltas(da, dh, dc, dh_out, gates, th, c_old):
+    """One step of :func:`_lstm_deltas` over the batch: from ``dh`` (``W_hhᵀ da_{t+1}``),
+    ``dc`` (the error into ``c_t`` through ``c_{t+1}``) and ``dh_out`` (from the output at
+    ``t``), the gates' errors ``da = (di, df, do, du)``; ``dc`` becomes the error into
+    ``c_{t-1}`` and ``dh`` 0 (for the next product).  One loop per formula, few arrays each,
+    so that each vectorises (see :func:`_cell_step`)."""
+    di, df, do, du = da
+    i, f, o, u = gates
+    one = dh.dtype.type(1)  # (a literal 1.0 would make a float32 model compute in float64)
+    for j in range(dh.size):
         dh[j] = dh_out[j] + dh[j]  # into h_t
-        # into c_t: through h_t = o tanh(c_t), and through c_{t+1}
+    for j in range(dh.size):  # into c_t: through h_t = o tanh(c_t), and through c_{t+1}
         dc[j] = pm.negligible_to_zero(dh[j] * o[j] * (one - th[j] * th[j]) + dc[j])
+    for j in range(dh.size):
         di[j] = pm.negligible_to_zero(dc[j] * u[j] * i[j] * (one - i[j]))
+    for j in range(dh.size):
         df[j] = pm.negligible_to_zero(dc[j] * c_old[j] * f[j] * (one - f[j]))  # c_old = c_{t-1}
+    for j in range(dh.size):
         do[j] = pm.negligible_to_zero(dh[j] * th[j] * o[j] * (one - o[j]))
+    for j in range(dh.size):
         du[j] = pm.negligible_to_zero(dc[j] * i[j] * (one - u[j] * u[j]))
+    for j in range(dh.size):
         dc[j] = dc[j] * f[j]  # into c_{t-1}
         dh[j] = 0

@@ -151,13 +151,14 @@ def test_float32_models_compute_in_float32():
         tkrnn._kernel_step: "a2 b1 a2 a2 a2 n", tkrnn._decay_add: "a2 b1 a2 a2",
         tkrnn._logistic_delta: "a2 a2 a2 n",
         rb._rnn_states: "a2 b1 a3", rb._rnn_deltas: "a2 a3 a3 a3",
-        rb._lstm_states: "a2 b1 a3 a3 a3 a3", rb._lstm_deltas: "a2 a3 a3 a3 a3 a3",
-        rb._cell_step: "b1 b1 b1 b1 b1", rb._cell_deltas: "b1 b1 b1 b1 b1 b1 b1",
+        rb._lstm_states: "a3 a2 a3 a3 a4 a3", rb._lstm_deltas: "a3 a3 a4 a3 a3 a4",
+        rb._cell_step: "b1 b1 b1 b1 b1 b1 b1 b1", rb._cell_deltas: "t4 b1 b1 b1 t4 b1 b1",
         pm.matmul_acc: "a2 a2 a2", pm.outer_acc: "a2 a2 a2", pm.colsum_products_acc: "b1 a2 a2",
         pm.logistic_into: "b1 b1", pm.tanh_into: "b1 b1",
     }.items():
-        types = {"a1": numba.float32[::1], "b1": numba.float32[::1], "a2": numba.float32[:, ::1],
-                 "a3": numba.float32[:, :, ::1], "n": numba.int64}
+        types = {"b1": numba.float32[::1], "a2": numba.float32[:, ::1],
+                 "a3": numba.float32[:, :, ::1], "a4": numba.float32[:, :, :, ::1],
+                 "t4": numba.types.UniTuple(numba.float32[::1], 4), "n": numba.int64}
         fresh = numba.njit(kernel.py_func)  # compiled here: a cached kernel has no type annotation
         fresh.compile(tuple(types[a] for a in args.split()))
         (cres,) = fresh.overloads.values()
