@@ -227,14 +227,15 @@ def mul_add(typingctx, a, b, c):
 
 
 def _register_block(context, dtype):
-    """``(lanes, rows, vectors)`` of :func:`products_acc`'s register block on the target CPU:
-    ``rows`` rows of ``out`` by ``vectors`` vectors of ``lanes`` columns, sized to the vector
-    registers (32 of 64 bytes with AVX-512, 16 of 32 bytes with AVX, 16 of 16 bytes without).
-    Only the speed depends on it: each output is computed on its own, in the same order."""
+    """``(lanes, vectors, sums)`` of :func:`products_acc`'s register blocks on the target CPU:
+    at most ``vectors`` vectors of ``lanes`` columns, and about ``sums`` vectors of outputs
+    in all, sized to the vector registers (32 of 64 bytes with AVX-512, 16 of 32 bytes with
+    AVX, 16 of 16 bytes without; the rest hold a row of ``B`` and a broadcast).  Only the
+    speed depends on it: each output is computed on its own, in the same order."""
     features = getattr(context.codegen(), "_tm_features", "") or ""
     width = 64 if "+avx512f" in features else 32 if "+avx" in features else 16
     lanes = width // (4 if dtype == types.float32 else 8)
-    return (lanes, 4, 4) if width == 64 else (lanes, 4, 2)
+    return (lanes, 4, 16) if width == 64 else (lanes, 2, 8)
 
 
 class _Vectors:
@@ -295,11 +296,20 @@ class _Products:
         self.strides = [[builder.sdiv(s, size) for s in cgutils.unpack_tuple(builder, a.strides, 2)]
                         for a in self.arrays]
         self.k0, self.k1 = (context.cast(builder, v, t, types.intp) for v, t in zip(args[3:], sig.args[3:]))
-        self.lanes, self.rows, self.vectors = _register_block(context, sig.args[0].dtype)
+        self.lanes, self.vectors, self.sums = _register_block(context, sig.args[0].dtype)
         element = context.get_value_type(sig.args[0].dtype)
         self.vec = _Vectors(builder, element, self.lanes, self.intp)
         self.acc = [[cgutils.alloca_once(builder, self.vec.type) for _ in range(self.vectors)]
-                    for _ in range(self.rows)]
+                    for _ in range(self.rows(1))]
+
+    def rows(self, n_vec):
+        """Rows of a block ``n_vec`` vectors wide: a power of 2, at most 8, with about
+        :attr:`sums` vectors of outputs (at least 8: a fused multiply-add takes 4 cycles
+        and a core starts 2 a cycle, so 8 independent sums keep it busy)."""
+        r = 1
+        while r < 8 and 2 * r * n_vec <= self.sums:
+            r *= 2
+        return r
 
     def const(self, n):
         return ir.Constant(self.intp, n)
@@ -332,14 +342,19 @@ class _Products:
                 vec.store(b.load(self.acc[r][v]), out_ptr[r][v], masks[v])
 
     def column_block(self, j0, n_vec, mask):
-        """Every row of ``out`` in columns from ``j0``: blocks of ``rows`` rows, then single rows."""
-        b, rows = self.b, self.const(self.rows)
+        """Every row of ``out`` in columns from ``j0``: blocks of :meth:`rows` rows, then the
+        rows left over in blocks of halving height (4, 2, 1 for 7 left)."""
+        b, height = self.b, self.rows(n_vec)
         M = cgutils.unpack_tuple(b, self.arrays[0].shape, 2)[0]
-        whole = b.mul(b.sdiv(M, rows), rows)
-        with cgutils.for_range_slice(b, self.const(0), whole, rows) as (i0, _):
-            self.block(i0, j0, self.rows, n_vec, mask)
-        with cgutils.for_range_slice(b, whole, M, self.const(1)) as (i0, _):
-            self.block(i0, j0, 1, n_vec, mask)
+        whole = b.mul(b.sdiv(M, self.const(height)), self.const(height))
+        with cgutils.for_range_slice(b, self.const(0), whole, self.const(height)) as (i0, _):
+            self.block(i0, j0, height, n_vec, mask)
+        left = b.sub(M, whole)
+        r = height // 2
+        while r:
+            with b.if_then(b.icmp_signed("!=", b.and_(left, self.const(r)), self.const(0))):
+                self.block(b.add(whole, b.and_(left, self.const(-2 * r))), j0, r, n_vec, mask)
+            r //= 2
 
     def emit(self):
         """Whole column blocks, then the last, narrower one (1 to ``vectors`` vectors, the

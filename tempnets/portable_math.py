@@ -300,9 +300,10 @@ def outer_acc(out, D, A):
 def matmul(A, B, bias=None):
     """``A @ B`` (plus ``bias`` on every row) by :func:`matmul_acc`, starting from ``bias``
     (or 0): a new array in the dtype of ``A``."""
-    out = np.zeros((A.shape[0], B.shape[1]), A.dtype)
     B = np.ascontiguousarray(B)
-    return matmul_acc(out, A, B) if bias is None else affine_into(out, A, B, bias)
+    if bias is None:
+        return matmul_acc(np.zeros((A.shape[0], B.shape[1]), A.dtype), A, B)
+    return affine_into(np.empty((A.shape[0], B.shape[1]), A.dtype), A, B, bias)
 
 
 def outer(D, A):

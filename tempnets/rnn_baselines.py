@@ -3,9 +3,10 @@ r"""Baselines for the TKRNN: the standard RNN of Sutskever & Hinton's eqs. 1-2 a
 Papers: Sutskever & Hinton (2010), section 2 (the RNN they define, eqs. 1-5);
 Hochreiter & Schmidhuber (1997) with the forget gate of Gers, Schmidhuber &
 Cummins (2000), the LSTM the TKRNN is compared with ("comparable to that of the
-Long Short-Term Memory").  Both use the batch layout, the loss
-(:func:`tempnets.tkrnn.softmax_xent`) and the parameter-dict interface of
-:mod:`tempnets.tkrnn`, so one training loop (:mod:`tempnets.optim`) trains all three.
+Long Short-Term Memory").  Both use the batch layout, the loss and output layer
+(:func:`tempnets.tkrnn.softmax_xent`, :func:`tempnets.tkrnn.output_loss_and_grad`) and the
+parameter-dict interface of :mod:`tempnets.tkrnn`, so one training loop
+(:mod:`tempnets.optim`) trains all three.
 
 RNN (eqs. 1-2, :math:`f` logistic, :math:`g` softmax; ``h_0 = 0``)::
 
@@ -37,7 +38,7 @@ from . import portable_math as pm
 from .checks import array, count, real
 from .portable import logistic
 from .random import as_generator, perturbed
-from .tkrnn import softmax_xent, weights_and_batch
+from .tkrnn import output_loss_and_grad, scored_rows, weights_and_batch
 
 __all__ = ["rnn_init", "rnn_forward", "rnn_loss_and_grad", "lstm_init", "lstm_forward",
            "lstm_loss_and_grad", "n_params", "matched_hidden"]
@@ -131,25 +132,39 @@ def _readout(inp, x, W_z, b_z):
     return v, pm.matmul(v.reshape(T * B, H + I), W_z.T, bias=b_z).reshape(T, B, -1)
 
 
-def _gradients(da, inp, do, v):
-    """The weight gradients summed over time and batch, in step order (both models):
-    ``W_h``: ``sum_t δ^a_t [h_{t-1}, x_t]ᵀ``; ``W_z``: ``sum_t δ^z_t v_tᵀ``.  ``da`` is
-    ``(gates, T, B, H)``: each gate's rows of ``W_h`` and ``b_h`` in turn."""
+def _outputs_loss_and_grad(inp, x, W_z, b_z, target, mask):
+    """``(loss, dh_out, dW_z, db_z)`` of the output layer (both models), at the scored rows
+    only (:func:`tempnets.tkrnn.output_loss_and_grad`); ``dh_out`` ``(T, B, H)`` is the error
+    into ``h_t`` from ``z_t``."""
+    T, B, I = x.shape
+    H = inp.shape[2] - I
+    rows = scored_rows(mask)
+    v = np.concatenate([inp[1:, :, :H].reshape(T * B, H)[rows], x.reshape(T * B, I)[rows]], axis=1)
+    loss, dh_out, dW_z, db_z = output_loss_and_grad(v, rows, T * B, W_z, b_z, W_z[:, :H], target,
+                                                    mask, B)
+    return loss, dh_out.reshape(T, B, H), dW_z, db_z
+
+
+def _gradients(da, inp, outputs):
+    """The loss and the gradients (both models): ``W_h``: ``sum_t δ^a_t [h_{t-1}, x_t]ᵀ`` summed
+    over time and batch in step order, gate by gate (``da`` is ``(gates, T, B, H)``), and
+    the output layer's (``outputs``: :func:`_outputs_loss_and_grad`)."""
     G, T, B, H = da.shape
-    do = do.reshape(T * B, -1)
     inp = inp[:T].reshape(T * B, -1)
     W_h = np.empty((G * H, inp.shape[1]), da.dtype)
     for q in range(G):
         W_h[q * H:(q + 1) * H] = pm.outer(da[q].reshape(T * B, H), inp)
-    return {"W_h": W_h, "b_h": np.concatenate([pm.colsum(da[q].reshape(T * B, H)) for q in range(G)]),
-            "W_z": pm.outer(do, v.reshape(T * B, -1)), "b_z": pm.colsum(do)}
+    loss, _, dW_z, db_z = outputs
+    return loss, {"W_h": W_h,
+                  "b_h": np.concatenate([pm.colsum(da[q].reshape(T * B, H)) for q in range(G)]),
+                  "W_z": dW_z, "b_z": db_z}
 
 
-def _rnn_forward(W_h, b_h, W_z, b_z, x):
+def _rnn_forward(W_h, b_h, x):
+    """``inp`` of :func:`_step_inputs`, filled by eq. 1."""
     inp = _step_inputs(x, W_h.shape[0])
     _rnn_states(np.ascontiguousarray(W_h.T), b_h, inp)
-    v, logits = _readout(inp, x, W_z, b_z)
-    return inp, v, logits
+    return inp
 
 
 @numba.njit(cache=True)
@@ -167,8 +182,9 @@ def _rnn_states(W_hT, b_h, inp):
 def rnn_forward(params, x, return_states=False):
     """Logits ``(T, B, O)`` of eqs. 1-2 (and hidden states ``(T, B, H)`` with ``return_states``)."""
     I, H, O = _shapes(params, 1, "RNN")
-    weights, (x, _, _) = weights_and_batch(params, x, n_in=I)
-    inp, _, logits = _rnn_forward(*weights, x)
+    (W_h, b_h, W_z, b_z), (x, _, _) = weights_and_batch(params, x, n_in=I)
+    inp = _rnn_forward(W_h, b_h, x)
+    _, logits = _readout(inp, x, W_z, b_z)
     return (logits, inp[1:, :, :H]) if return_states else logits
 
 
@@ -176,13 +192,11 @@ def rnn_loss_and_grad(params, x, target, mask=None):
     """Cross-entropy over masked steps / B and its gradient by BPTT (:func:`_rnn_deltas`)."""
     I, H, O = _shapes(params, 1, "RNN")
     (W_h, b_h, W_z, b_z), (x, target, mask) = weights_and_batch(params, x, target, mask, I, O)
-    inp, v, logits = _rnn_forward(W_h, b_h, W_z, b_z, x)
-    loss, do = softmax_xent(logits, target, mask)
-    T, B, _ = x.shape
-    dy_out = pm.matmul(do.reshape(T * B, O), W_z[:, :H]).reshape(T, B, H)  # into y_t from z_t
-    da = np.empty((T, B, H), x.dtype)
-    _rnn_deltas(np.ascontiguousarray(W_h[:, :H]), inp, dy_out, da)
-    return loss, _gradients(da[None], inp, do, v)
+    inp = _rnn_forward(W_h, b_h, x)
+    outputs = _outputs_loss_and_grad(inp, x, W_z, b_z, target, mask)
+    da = np.empty(outputs[1].shape, x.dtype)
+    _rnn_deltas(np.ascontiguousarray(W_h[:, :H]), inp, outputs[1], da)
+    return _gradients(da[None], inp, outputs)
 
 
 @numba.njit(cache=True)
@@ -210,9 +224,9 @@ def lstm_init(n_in, n_hidden, n_out, rng=None, scale=1.0, forget_bias=1.0) -> di
     return p
 
 
-def _lstm_forward(W_h, b_h, W_z, b_z, x):
-    """``(inp, v, c, gates, tc, logits)``: ``gates`` is ``(4, T, B, H)``, gate by gate, so that
-    every element-wise loop runs over a whole ``(B, H)`` block."""
+def _lstm_forward(W_h, b_h, x):
+    """``(inp, c, gates, tc)`` of :func:`_lstm_states`: ``gates`` is ``(4, T, B, H)``, gate by
+    gate, so that every element-wise loop runs over a whole ``(B, H)`` block."""
     T, B, I = x.shape
     H = W_h.shape[0] // 4
     inp = _step_inputs(x, H)
@@ -221,8 +235,7 @@ def _lstm_forward(W_h, b_h, W_z, b_z, x):
     tc = np.empty((T, B, H), x.dtype)
     W_hT = np.ascontiguousarray(W_h.reshape(4, H, H + I).transpose(0, 2, 1))  # gate q: (H + I, H)
     _lstm_states(W_hT, np.ascontiguousarray(b_h.reshape(4, H)), inp, c, gates, tc)
-    hx, logits = _readout(inp, x, W_z, b_z)
-    return inp, hx, c, gates, tc, logits
+    return inp, c, gates, tc
 
 
 @numba.njit(cache=True, inline="always")
@@ -267,8 +280,9 @@ def _cell_step(c, tc, h, c_old, i, f, o, u):
 def lstm_forward(params, x, return_states=False):
     """Logits ``(T, B, O)`` (and ``(h, c)``, each ``(T, B, H)``, with ``return_states``)."""
     I, H, O = _shapes(params, 4, "LSTM")
-    weights, (x, _, _) = weights_and_batch(params, x, n_in=I)
-    inp, _, c, _, _, logits = _lstm_forward(*weights, x)
+    (W_h, b_h, W_z, b_z), (x, _, _) = weights_and_batch(params, x, n_in=I)
+    inp, c, _, _ = _lstm_forward(W_h, b_h, x)
+    _, logits = _readout(inp, x, W_z, b_z)
     return (logits, inp[1:, :, :H], c[1:]) if return_states else logits
 
 
@@ -276,13 +290,11 @@ def lstm_loss_and_grad(params, x, target, mask=None):
     """Cross-entropy over masked steps / B and its gradient by BPTT (:func:`_lstm_deltas`)."""
     I, H, O = _shapes(params, 4, "LSTM")
     (W_h, b_h, W_z, b_z), (x, target, mask) = weights_and_batch(params, x, target, mask, I, O)
-    inp, hx, c, gates, tc, logits = _lstm_forward(W_h, b_h, W_z, b_z, x)
-    loss, do = softmax_xent(logits, target, mask)
-    T, B, _ = x.shape
-    dh_out = pm.matmul(do.reshape(T * B, O), W_z[:, :H]).reshape(T, B, H)  # into h_t from z_t
-    da = np.empty((4, T, B, H), x.dtype)
-    _lstm_deltas(np.ascontiguousarray(W_h[:, :H]).reshape(4, H, H), c, gates, tc, dh_out, da)
-    return loss, _gradients(da, inp, do, hx)
+    inp, c, gates, tc = _lstm_forward(W_h, b_h, x)
+    outputs = _outputs_loss_and_grad(inp, x, W_z, b_z, target, mask)
+    da = np.empty(gates.shape, x.dtype)
+    _lstm_deltas(np.ascontiguousarray(W_h[:, :H]).reshape(4, H, H), c, gates, tc, outputs[1], da)
+    return _gradients(da, inp, outputs)
 
 
 @numba.njit(cache=True)

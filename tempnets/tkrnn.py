@@ -83,7 +83,8 @@ from .portable import logistic
 from .random import as_generator, perturbed
 
 __all__ = ["init_params", "lam", "tkrnn_forward", "tkrnn_loss_and_grad", "kernel", "blocks",
-           "n_params", "multiply_adds", "check_batch", "softmax_xent"]
+           "n_params", "multiply_adds", "check_batch", "softmax_xent", "output_loss_and_grad",
+           "scored_rows"]
 
 PARAM_NAMES = ("W_h", "b_h", "W_z", "b_z", "theta")
 
@@ -242,6 +243,33 @@ def softmax_xent(logits, target, mask):
     return loss, d.reshape(T, B, O)
 
 
+def output_loss_and_grad(S, rows, n_rows, W_z, b_z, W_back, target, mask, B):
+    """The output layer ``z = W_z s + b_z``, its loss (:func:`softmax_xent`) and gradients,
+    computed at the scored rows only (every model of the chapter uses it).
+
+    ``S``: the states the outputs see at the scored rows ``rows`` (flat indices ``t B + b``
+    of the nonzero entries of ``mask``, in order), one per row.  Returns ``(loss, dS,
+    dW_z, db_z)``: ``dS`` is ``dL/dz W_back`` at every one of the ``n_rows`` rows (0 where
+    unscored; ``W_back`` is ``W_z`` or its columns for the hidden units).
+
+    A row with mask 0 adds a zero to the loss and has ``dL/dz = 0``, so computing it
+    changes no sum: leaving it out is exact (same bits) and saves the output layer's work
+    at every unscored step (38 of a delay-30 string's 45)."""
+    target = np.ascontiguousarray(target, dtype=np.int64).reshape(-1)[rows]
+    mask = np.ascontiguousarray(mask, dtype=np.float64).reshape(-1)[rows]
+    logits = pm.matmul(S, W_z.T, bias=b_z)
+    dz = np.empty_like(logits)
+    loss = _softmax_xent_rows(logits, target, mask, B, dz)
+    dS = np.zeros((n_rows, W_back.shape[1]), S.dtype)
+    dS[rows] = pm.matmul(dz, W_back)
+    return loss, dS, pm.outer(dz, S), pm.colsum(dz)
+
+
+def scored_rows(mask):
+    """The flat indices ``t B + b`` of the scored (nonzero) entries of a ``(T, B)`` mask."""
+    return np.flatnonzero(mask.reshape(-1))
+
+
 _ROWS = 16
 """Rows of :func:`_softmax_xent_rows` per block: the width of its vectors."""
 
@@ -304,14 +332,21 @@ def _forward(W_h, b_h, W_z, b_z, la, x, n):
     ``K_t = tile([y, x_t], n) + λ ⊙ K_{t-1}``; then every step's outputs at once,
     ``logits_t = K_t W_zᵀ + c``.  Every array in the dtype of ``x``.
     """
+    K, y = _states(W_h, b_h, la, x, n)
+    T, B, N = K.shape[0] - 1, K.shape[1], K.shape[2]
+    logits = pm.matmul(K[1:].reshape(T * B, N), W_z.T, bias=b_z)
+    return K, y, logits.reshape(T, B, -1)
+
+
+def _states(W_h, b_h, la, x, n):
+    """``(K, y)`` of :func:`_forward`."""
     T, B, I = x.shape
     H, N = W_h.shape
     K = np.empty((T + 1, B, N), x.dtype)
     K[0] = 0
     y = np.empty((T, B, H), x.dtype)
     _forward_states(np.ascontiguousarray(W_h.T), b_h, la, x, n, K, y)
-    logits = pm.matmul(K[1:].reshape(T * B, N), W_z.T, bias=b_z)
-    return K, y, logits.reshape(T, B, -1)
+    return K, y
 
 
 @numba.njit(cache=True)
@@ -340,8 +375,9 @@ def _kernel_step(K_new, la, K_old, y, x, n):
                 new[r * S + H + i] = pm.mul_add(la[r * S + H + i], old[r * S + H + i], xb[i])
 
 
-def _backward(W_h, W_z, la, K, y, dlogits, n):
-    r"""The O(T) backward pass: gradients of the loss given ``dL/dlogits``.
+def _backward(W_h, la, K, y, gK_out, n):
+    r"""The O(T) backward pass: gradients of the loss given ``gK_out`` :math:`= W_z^\top \delta^z_t`
+    (:func:`output_loss_and_grad`, which also gives those of ``W_z`` and ``b_z``).
 
     With :math:`G_t = \partial L/\partial K_t` (total: ``K_t`` feeds the output at
     ``t``, the hidden units at ``t + 1`` and ``K_{t+1}``), going from ``t = T`` down:
@@ -360,8 +396,6 @@ def _backward(W_h, W_z, la, K, y, dlogits, n):
     """
     T, B, H = y.shape
     N = la.shape[0]
-    dz = dlogits.reshape(T * B, -1)
-    gK_out = pm.matmul(dz, W_z).reshape(T, B, N)  # W_zᵀ δ^z_t of every step, in one product
     G = np.empty((T + 1, B, N), y.dtype)  # G[t] = dL/dK_t; G[T] = 0
     da = np.empty((T + 1, B, H), y.dtype)  # da[T] = 0: nothing after the last step
     G[T], da[T] = 0, 0
@@ -369,7 +403,6 @@ def _backward(W_h, W_z, la, K, y, dlogits, n):
     G, da = G[:T].reshape(T * B, N), da[:T].reshape(T * B, H)
     Kp = K[:-1].reshape(T * B, N)  # K_{t-1}, the state each step's units saw
     return {"W_h": pm.outer(da, Kp), "b_h": pm.colsum(da),
-            "W_z": pm.outer(dz, K[1:].reshape(T * B, N)), "b_z": pm.colsum(dz),
             "theta": pm.colsum_products(G, Kp) * la * (1 - la)}  # ∂K_t/∂λ = K_{t-1}
 
 
@@ -452,11 +485,15 @@ def tkrnn_loss_and_grad(params, x, target, mask=None):
     I, H, O, n = _shapes(params)
     (W_h, b_h, W_z, b_z), (x, target, mask) = weights_and_batch(params, x, target, mask, I, O)
     la = lam(params).ravel().astype(x.dtype)
-    K, y, logits = _forward(W_h, b_h, W_z, b_z, la, x, n)
-    loss, dlogits = softmax_xent(logits, target, mask)
-    grads = _backward(W_h, W_z, la, K, y, dlogits, n)
+    K, y = _states(W_h, b_h, la, x, n)
+    T, B, N = y.shape[0], y.shape[1], la.size
+    rows = scored_rows(mask)
+    loss, gK_out, g_Wz, g_bz = output_loss_and_grad(K[1:].reshape(T * B, N)[rows], rows, T * B, W_z,
+                                                    b_z, W_z, target, mask, B)
+    grads = _backward(W_h, la, K, y, gK_out.reshape(T, B, N), n)
     grads["theta"] = grads["theta"].reshape(n, H + I)
-    return loss, grads
+    return loss, {"W_h": grads["W_h"], "b_h": grads["b_h"], "W_z": g_Wz, "b_z": g_bz,
+                  "theta": grads["theta"]}
 
 
 def kernel(weights, lambdas, lags) -> np.ndarray:
