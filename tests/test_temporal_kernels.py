@@ -354,3 +354,18 @@ def test_the_training_choice_takes_the_most_strings_then_letters_then_the_earlie
     assert tk.training_choice(runs, "LSTM")["setting"] == "b"
     with pytest.raises(ValueError, match="no runs of 'TKRNN'"):
         tk.training_choice(runs, "TKRNN")
+
+
+def test_a_recipe_changes_one_model_s_training_and_nothing_else():
+    recipe = {"ramp": 0.5, "learning_rate": 3e-3, "final_rate": 3e-4, "init_scale": 2.0}
+    sz = dataclasses.replace(TINY, recipes={"LSTM": recipe, "TKRNN": {}})
+    lstm = sz.for_model("LSTM")
+    assert (lstm.ramp, lstm.learning_rate, lstm.final_rate, lstm.recipes) == (0.5, 3e-3, 3e-4, None)
+    assert lstm.setting("LSTM") == (2.0, 3e-3) and sz.for_model("TKRNN").setting("TKRNN") == (1.0, TINY.learning_rate)
+    assert TINY.for_model("RNN") is TINY
+    with pytest.raises(ValueError, match="no recipe for model 'RNN'"):
+        sz.for_model("RNN")
+    a, _ = tk.train_one("LSTM", dataclasses.replace(sz, updates=4), 0, 0)
+    b, _ = tk.train_one("LSTM", dataclasses.replace(lstm, updates=4), 0, 0)
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+    assert tk.sizes_of({"sizes": dataclasses.asdict(sz)}) == sz  # a record keeps the recipes

@@ -115,6 +115,10 @@ class Sizes:
         :func:`tempnets.optim.train`).
     forget_bias : float
         The LSTM's initial forget-gate bias (:func:`tempnets.rnn_baselines.lstm_init`).
+    recipes : dict or None
+        Per model, how its training differs from these sizes: a setting of
+        :data:`TRAINING_SEARCH` (changes of the fields above, and ``init_scale``), applied by
+        :meth:`for_model`; ``None``: every model trains with these sizes.
     """
 
     alphabet: int
@@ -135,10 +139,24 @@ class Sizes:
     bucketed: bool = False
     dtype: str = "float64"
     forget_bias: float = 1.0
+    recipes: dict | None = None
 
     @property
     def task(self) -> sq.SerialRecall:
         return sq.SerialRecall(self.alphabet, self.length, tuple(self.delays), self.min_length)
+
+    def for_model(self, name: str) -> "Sizes":
+        """The sizes model ``name`` trains with: these, changed by its recipe (``recipes``), whose
+        ``init_scale`` and learning rate become its ``settings``."""
+        if self.recipes is None:
+            return self
+        if name not in self.recipes:
+            raise ValueError(f"sizes have no recipe for model {name!r}; they have "
+                             f"{', '.join(sorted(self.recipes))}")
+        changes = dict(self.recipes[name])
+        init_scale = float(changes.pop("init_scale", 1.0))
+        sz = dataclasses.replace(self, recipes=None, **changes)
+        return dataclasses.replace(sz, settings={name: [init_scale, sz.learning_rate]})
 
     def setting(self, name: str) -> tuple:
         """``(init_scale, learning_rate)`` of model ``name`` at these sizes."""
@@ -233,6 +251,7 @@ def train_one(name: str, sz: Sizes, seed: int = 0, k: int = 0, progress=None, ch
     :class:`~tempnets.checkpoint.Checkpoint`, the training saves its state under ``key``
     (default ``"NAME-K.training"``) and continues from it (:func:`tempnets.optim.train`).
     """
+    sz = sz.for_model(name)
     task = sz.task
     init_scale, rate = sz.setting(name)
     init_rng, batch_rng = _rngs(seed, k)
