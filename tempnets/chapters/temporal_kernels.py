@@ -374,10 +374,14 @@ def _train_task(name, sz, seed, k, checkpoint=None, progress=False):
                **ev}
         return run, _jsonable_params(params)
 
-    if checkpoint is None:
-        return compute()
     made_from = {"model": name, "sizes": dataclasses.asdict(sz), "seed": seed, "network": k}
-    return checkpoint.computed(f"{name}-{k}", made_from, compute)
+    return _computed(checkpoint, f"{name}-{k}", made_from, compute)
+
+
+def _computed(checkpoint, key, made_from, compute):
+    """``compute()``, or with a :class:`~tempnets.checkpoint.Checkpoint` its saved value under
+    ``key`` (computed and saved if it has none: :meth:`~tempnets.checkpoint.Checkpoint.computed`)."""
+    return compute() if checkpoint is None else checkpoint.computed(key, made_from, compute)
 
 
 def _map(fn, tasks, jobs, progress, what="networks"):
@@ -666,10 +670,8 @@ def _search_task(name, init_scale, rate, base, seed, k, checkpoint=None, progres
         return {**run, "val_string": float(h.evals[-1]), "final_loss": float(np.mean(h.loss[-n:])),
                 "seconds": round(h.seconds, 2)}
 
-    if checkpoint is None:
-        return compute()
-    return checkpoint.computed(key, {"sizes": dataclasses.asdict(sz), "seed": seed, "network": k},
-                               compute)
+    return _computed(checkpoint, key, {"sizes": dataclasses.asdict(sz), "seed": seed, "network": k},
+                     compute)
 
 
 def search_choice(runs: list, name: str) -> dict:
@@ -805,10 +807,8 @@ def _training_search_task(scale, label, changes, name, seed, k, checkpoint=None,
                 "eval_steps": h.eval_steps, "val_curve": [float(v) for v in h.evals],
                 "seconds": round(h.seconds, 2)}
 
-    if checkpoint is None:
-        return compute()
-    return checkpoint.computed(key, {"sizes": dataclasses.asdict(sz), "seed": seed, "network": k},
-                               compute)
+    return _computed(checkpoint, key, {"sizes": dataclasses.asdict(sz), "seed": seed, "network": k},
+                     compute)
 
 
 def training_choice(runs: list, name: str) -> dict:
