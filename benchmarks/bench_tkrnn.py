@@ -18,13 +18,16 @@ Then the same for the four models of the chapter at its book size (``SIZES["book
 32 hidden units, batch 32, delay 10), where the chapter's three minutes go.
 
 Then the cost of one whole training update (forward, backward, clipping, Adam: what
-:func:`tempnets.optim.train` does) of the TKRNN and of the parameter-matched LSTM at the
-paper's size, in float64 and float32, on padded batches (delays mixed in a batch, as
-``sequences.make_batch`` draws them) and on bucketed ones (one delay per batch, no padded
-steps: ``sequences.make_bucketed_batch``), with its arithmetic rate, GFLOP/s counted as
-6 floating-point operations per weight per sequence-step computed (2 forward, 4
-backward), and beside it, in the same run, the rate of a large float32 matrix product on
-one thread: this machine's practical peak.
+:func:`tempnets.optim.train` does) of the TKRNN, of the parameter-matched LSTM and of the
+RNN of the same size at the paper's size, in float64 and float32 (products by fused
+multiply-adds in float32, see :mod:`tempnets.portable_math`), on padded batches (delays
+mixed in a batch, as ``sequences.make_batch`` draws them) and on bucketed ones (one delay
+per batch, no padded steps: ``sequences.make_bucketed_batch``), with its arithmetic rate, GFLOP/s counted as
+6 floating-point operations per weight per sequence-step (2 forward, 4 backward), and
+"computed": the same count without the output layer's operations at unscored steps,
+which the models skip (exactly: :func:`tempnets.tkrnn.output_loss_and_grad`); beside
+them, in the same run, the rate of a large float32 matrix product on one thread: this
+machine's practical peak.
 """
 
 from __future__ import annotations
@@ -112,14 +115,17 @@ def peak_gflops(repeat, n=2048):
 
 
 def paper_models():
-    """The paper-size task and the TKRNN and parameter-matched LSTM of ``tk-serial-recall``."""
+    """The paper-size task and the TKRNN, parameter-matched LSTM and RNN (100 units, as
+    the TKRNN) of ``tk-serial-recall``."""
     task = sequences.SerialRecall(32, 7, (10, 50))
     I, O = task.n_in, task.n_out
     tk = tkrnn.init_params(I, 100, O, rng=0)
     h = rnn_baselines.matched_hidden("lstm", I, O, tkrnn.n_params(I, 100, O))
     return task, {"TKRNN": (tk, tkrnn.tkrnn_loss_and_grad),
                   f"LSTM ({h} units)": (rnn_baselines.lstm_init(I, h, O, rng=0),
-                                        rnn_baselines.lstm_loss_and_grad)}
+                                        rnn_baselines.lstm_loss_and_grad),
+                  "RNN (100 units)": (rnn_baselines.rnn_init(I, 100, O, rng=0),
+                                      rnn_baselines.rnn_loss_and_grad)}
 
 
 def measure_updates(repeat, n_updates):
@@ -130,9 +136,12 @@ def measure_updates(repeat, n_updates):
                 "bucketed": lambda g: sequences.make_bucketed_batch(task, 64, g)[:3]}
     for name, (params, loss_and_grad) in models.items():
         weights = sum(v.size for v in params.values())
+        outputs = params["W_z"].size + params["b_z"].size
         for dtype in ("float64", "float32"):
             for how, sample in samplers.items():
-                steps = sum(sample(np.random.default_rng(s))[0].shape[0] for s in range(n_updates))
+                batches = [sample(np.random.default_rng(s)) for s in range(n_updates)]
+                steps = sum(x.shape[0] for x, _, _ in batches)
+                scored = sum(int(np.count_nonzero(mask)) for _, _, mask in batches)
                 run = lambda: optim.train(loss_and_grad, params, sample, n_updates, rng=0,  # noqa: E731
                                           progress=False, dtype=dtype)
                 faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
@@ -140,9 +149,10 @@ def measure_updates(repeat, n_updates):
                 faults = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults) / (
                     max(1, repeat) * n_updates)
                 rate = 6 * weights * steps * 64 / t / 1e9
+                done = 6 * ((weights - outputs) * steps * 64 + outputs * scored) / t / 1e9
                 print(f"{name} update {dtype} {how}: {1e3 * t / n_updates:.1f} ms "
-                      f"({rate:.1f} GFLOP/s, {100 * rate / peak:.0f}% of peak; "
-                      f"{faults:.0f} page faults)")
+                      f"({rate:.1f} GFLOP/s, {100 * rate / peak:.0f}% of peak; computed: "
+                      f"{done:.1f} GFLOP/s, {100 * done / peak:.0f}%; {faults:.0f} page faults)")
 
 
 def measure(repeat):
