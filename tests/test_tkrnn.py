@@ -2,6 +2,7 @@ import numpy as np
 import pytest
 
 from tempnets import gradcheck, tkrnn
+from tempnets import portable_math as pm
 from tempnets.tkrnn import (init_params, kernel, lam, n_params, tkrnn_forward,
                             tkrnn_loss_and_grad)
 
@@ -168,3 +169,24 @@ def test_bad_input_is_named():
         tkrnn_forward({"W_h": p["W_h"]}, x)
     with pytest.raises(ValueError, match="n_kernels"):
         init_params(4, 6, 5, n_kernels=0)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_the_output_layer_at_scored_rows_only_gives_the_same_bits(dtype):
+    """Leaving out the rows with mask 0 (:func:`tkrnn.output_loss_and_grad`) changes no bit of
+    the loss or of any gradient, signs of zeros included, against computing every row."""
+    rng = np.random.default_rng(5)
+    T, B, N, O = 9, 6, 11, 7
+    S = rng.standard_normal((T * B, N)).astype(dtype)
+    W_z, b_z = rng.standard_normal((O, N)).astype(dtype), rng.standard_normal(O).astype(dtype)
+    target = rng.integers(0, O, (T, B))
+    mask = (rng.random((T, B)) < 0.4) * rng.uniform(0.5, 2, (T, B))
+    mask[:3] = 0  # whole unscored steps too
+    rows = tkrnn.scored_rows(mask)
+    got = tkrnn.output_loss_and_grad(S[rows], rows, T * B, W_z, b_z, W_z, target, mask, B)
+    loss, d = tkrnn.softmax_xent(pm.matmul(S, W_z.T, bias=b_z).reshape(T, B, O), target, mask)
+    d = d.reshape(T * B, O)
+    want = (loss, pm.matmul(d, W_z), pm.outer(d, S), pm.colsum(d))
+    assert got[0] == want[0]
+    for g, w in zip(got[1:], want[1:]):
+        assert g.dtype == dtype and g.tobytes() == w.tobytes()
