@@ -369,3 +369,18 @@ def test_a_recipe_changes_one_model_s_training_and_nothing_else():
     b, _ = tk.train_one("LSTM", dataclasses.replace(lstm, updates=4), 0, 0)
     assert all(np.array_equal(a[k], b[k]) for k in a)
     assert tk.sizes_of({"sizes": dataclasses.asdict(sz)}) == sz  # a record keeps the recipes
+
+
+def test_the_paper_recipes_are_the_recorded_training_search_choices():
+    """Each model trains at paper scale with the setting the recorded training search chose for
+    it, from networks (numbered 100) the comparisons never use."""
+    record = experiments.read_record("paper_scale/tk-training-search.json")
+    result = tk.run_training_search(record["scale"], trained=record["data"])
+    assert result.claims.rows() == record["claims"]
+    settings = dict(tk.TRAINING_SEARCH["settings"])
+    for name in tk.MODELS:
+        assert tk.PAPER_CHOICES[name] == tk.training_choice(record["data"]["runs"], name)["setting"]
+        assert tk.SIZES["paper"].recipes[name] == settings[tk.PAPER_CHOICES[name]]
+    assert list(record["data"]["sizes"]) == list(settings)
+    assert all(r["network"] >= tk.TRAINING_SEARCH["first_network"] > tk.SIZES["paper"].seeds
+               for r in record["data"]["runs"])

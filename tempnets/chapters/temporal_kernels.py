@@ -179,13 +179,58 @@ RECORDED_PAPER = Sizes(32, 7, (10, 50), 100, 64, 20000, 1e-3, 5, 1000, (10, 25, 
 """The sizes of the recorded 35-bit run (``book/paper_scale/tk-serial-recall.json``): the paper's
 task as we reconstruct it, every model with Adam 1e-3.  The base of :data:`TRAINING_SEARCH`."""
 
-SIZES = {
-    "book": Sizes(4, 3, (2, 10), 32, 32, 2500, 1e-2, 5, 250, (2, 5, 10, 25, 50), 500, settings=TUNED),
-    "paper": RECORDED_PAPER,
-}
-
 MODELS = ("RNN", "TKRNN", "TKRNN+2", "LSTM")
 """The models compared (TKRNN^{+2} is the TKRNN^{+n} with n = 2)."""
+
+TRAINING_SEARCH = {
+    "models": MODELS,
+    "settings": (
+        ("7 letters, Adam 1e-3 (the recorded run's training)", {}),
+        ("Adam 3e-3 falling to 3e-4", {"learning_rate": 3e-3, "final_rate": 3e-4}),
+        ("Adam 1e-2 falling to 1e-3", {"learning_rate": 1e-2, "final_rate": 1e-3}),
+        ("lists of 1-7 letters, Adam 3e-3 falling to 3e-4",
+         {"min_length": 1, "learning_rate": 3e-3, "final_rate": 3e-4}),
+        ("curriculum, Adam 3e-3 falling to 3e-4", {"ramp": 0.5, "learning_rate": 3e-3,
+                                                   "final_rate": 3e-4}),
+        ("curriculum, Adam 1e-2 falling to 1e-3", {"ramp": 0.5, "learning_rate": 1e-2,
+                                                   "final_rate": 1e-3}),
+        ("Adam 3e-3 falling to 3e-4, initial scale 2",
+         {"learning_rate": 3e-3, "final_rate": 3e-4, "init_scale": 2.0}),
+        ("Adam 3e-3 falling to 3e-4, forget-gate bias 3 (LSTM only)",
+         {"learning_rate": 3e-3, "final_rate": 3e-4, "forget_bias": 3.0}),
+    ),
+    "base": {"book": {"updates": 100, "eval_every": 50, "batch": 16},
+             "paper": {"updates": 20000, "eval_every": 2000}},
+    "first_network": 100,
+}
+"""``tk-training-search``: what makes the 35-bit task learnable in fewer updates, one network per
+model and setting, numbered from ``first_network`` (networks the comparisons never use).  Each
+setting changes :data:`RECORDED_PAPER` (the recorded run's sizes: 7 letters, Adam 1e-3) and
+trains in float32 on bucketed batches (one delay per batch); ``base`` gives the budget per scale
+(``book``: a few seconds, to show the method, not to choose).  The settings are ours: lists of
+varying length as in Botvinick & Plaut's (2006) serial-recall model, a curriculum over delay
+and length over the first half of the updates (:func:`curriculum_task`), a falling learning
+rate, the initial scale and the LSTM's forget-gate bias."""
+
+
+PAPER_CHOICES = {"RNN": "7 letters, Adam 1e-3 (the recorded run's training)",
+                 "TKRNN": "curriculum, Adam 1e-2 falling to 1e-3",
+                 "TKRNN+2": "Adam 1e-2 falling to 1e-3",
+                 "LSTM": "curriculum, Adam 3e-3 falling to 3e-4"}
+"""The setting of :data:`TRAINING_SEARCH` each model trains with at paper scale: the choices of
+the recorded search (``book/paper_scale/tk-training-search.json``, :func:`training_choice`),
+written here; a test checks that they are the record's."""
+
+SIZES = {
+    "book": Sizes(4, 3, (2, 10), 32, 32, 2500, 1e-2, 5, 250, (2, 5, 10, 25, 50), 500, settings=TUNED),
+    "paper": dataclasses.replace(
+        RECORDED_PAPER, updates=100_000, eval_every=5000, seeds=3, dtype="float32", bucketed=True,
+        recipes={name: dict(TRAINING_SEARCH["settings"])[label] for name, label in PAPER_CHOICES.items()}),
+}
+"""The sizes of ``tk-serial-recall``.  ``book``: a 6-bit task that trains in the chapter's
+budget, each model with its setting of ``tk-search`` (:data:`TUNED`).  ``paper``: the 35-bit
+task (:data:`RECORDED_PAPER`), 3 networks per model, 100,000 updates in float32 on bucketed
+batches, each model with its setting of ``tk-training-search`` (:data:`PAPER_CHOICES`)."""
 
 CRITERION = 0.99
 """String accuracy that counts as solved: 99% of strings recalled without an error (ours; the
@@ -746,37 +791,6 @@ perturbation of the initial weights could move from one setting to its neighbour
 
 
 # ----------------------------------------------------------------------------- the training search
-
-TRAINING_SEARCH = {
-    "models": MODELS,
-    "settings": (
-        ("7 letters, Adam 1e-3 (the recorded run's training)", {}),
-        ("Adam 3e-3 falling to 3e-4", {"learning_rate": 3e-3, "final_rate": 3e-4}),
-        ("Adam 1e-2 falling to 1e-3", {"learning_rate": 1e-2, "final_rate": 1e-3}),
-        ("lists of 1-7 letters, Adam 3e-3 falling to 3e-4",
-         {"min_length": 1, "learning_rate": 3e-3, "final_rate": 3e-4}),
-        ("curriculum, Adam 3e-3 falling to 3e-4", {"ramp": 0.5, "learning_rate": 3e-3,
-                                                   "final_rate": 3e-4}),
-        ("curriculum, Adam 1e-2 falling to 1e-3", {"ramp": 0.5, "learning_rate": 1e-2,
-                                                   "final_rate": 1e-3}),
-        ("Adam 3e-3 falling to 3e-4, initial scale 2",
-         {"learning_rate": 3e-3, "final_rate": 3e-4, "init_scale": 2.0}),
-        ("Adam 3e-3 falling to 3e-4, forget-gate bias 3 (LSTM only)",
-         {"learning_rate": 3e-3, "final_rate": 3e-4, "forget_bias": 3.0}),
-    ),
-    "base": {"book": {"updates": 100, "eval_every": 50, "batch": 16},
-             "paper": {"updates": 20000, "eval_every": 2000}},
-    "first_network": 100,
-}
-"""``tk-training-search``: what makes the 35-bit task learnable in fewer updates, one network per
-model and setting, numbered from ``first_network`` (networks the comparisons never use).  Each
-setting changes :data:`RECORDED_PAPER` (the recorded run's sizes: 7 letters, Adam 1e-3) and
-trains in float32 on bucketed batches (one delay per batch); ``base`` gives the budget per scale
-(``book``: a few seconds, to show the method, not to choose).  The settings are ours: lists of
-varying length as in Botvinick & Plaut's (2006) serial-recall model, a curriculum over delay
-and length over the first half of the updates (:func:`curriculum_task`), a falling learning
-rate, the initial scale and the LSTM's forget-gate bias."""
-
 
 def training_search_sizes(scale: str, changes: dict) -> tuple[Sizes, float]:
     """``(sizes, init_scale)`` of one setting of :data:`TRAINING_SEARCH` at ``scale``."""
