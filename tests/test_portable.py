@@ -66,7 +66,7 @@ def test_serial_recall_models_give_the_same_bits_for_another_instruction_set_and
     numpy's BLAS runs another OpenBLAS kernel (the models use no BLAS; the numpy code
     they replaced gave six different digests under Prescott and Haswell, the LSTM's
     weights ~0.1 apart after 200 updates).  float64 gives the digests it gave before
-    float32 changed (:data:`FLOAT64_DIGESTS`).  ~40 s: two processes in parallel, each
+    float32 changed (:data:`FLOAT64_DIGESTS`).  About a minute: two processes in parallel, each
     compiling every kernel, then one reusing the host's compiled kernels."""
     runs = {"host": _run(tmp_path, "host", "--serial-recall"),
             "generic": _run(tmp_path, "generic", "--serial-recall", NUMBA_CPU_NAME="generic")}
