@@ -24,15 +24,19 @@ id                     what
 ``tk-long-delays``     the same on the book-scale task trained on delays 2-50
 ``tk-search``          the same search over initial scale and learning rate for
                        every model, at book scale; its choices are :data:`TUNED`
+``tk-training-search`` the same search over training recipes (learning-rate
+                       schedule, list lengths, curriculum, initial scale, forget
+                       bias) for every model on the 35-bit task; its choices are
+                       :data:`PAPER_CHOICES`
 =====================  ==========================================================
 
 Sizes (:data:`SIZES`): ``paper`` is our reconstruction of the 35-bit
-task (32 letters, 7 per string, delays 10-50, 100 hidden units, Adam 1e-3,
-batch 64, every model alike); ``book`` is a smaller task that trains in the chapter's
-3-minute budget (4 letters, 3 per string = 6 bits, delays 2-10, 32 hidden units,
-batch 32), each model with the initial scale and Adam learning rate that the same
-search chose for it (``tk-search``, :data:`TUNED`).  Both test at delays beyond the
-training range (up to 50 and 100).
+task (32 letters, 7 per string, delays 10-50, 100 hidden units, batch 64), each model
+trained with the recipe ``tk-training-search`` chose for it (:data:`PAPER_CHOICES`);
+``book`` is a smaller task that trains in the chapter's 3-minute budget (4 letters, 3 per
+string = 6 bits, delays 2-10, 32 hidden units, batch 32), each model with the initial scale
+and Adam learning rate that ``tk-search`` chose for it (:data:`TUNED`).  Both test at delays
+beyond the training range (up to 50 and 100).
 """
 
 from __future__ import annotations
@@ -176,8 +180,9 @@ test checks that they are the record's.  Three lie on the grid's largest learnin
 the chapter)."""
 
 RECORDED_PAPER = Sizes(32, 7, (10, 50), 100, 64, 20000, 1e-3, 5, 1000, (10, 25, 50, 75, 100), 1000)
-"""The sizes of the recorded 35-bit run (``book/paper_scale/tk-serial-recall.json``): the paper's
-task as we reconstruct it, every model with Adam 1e-3.  The base of :data:`TRAINING_SEARCH`."""
+"""The sizes of our first 35-bit run: the paper's task as we reconstruct it, every model with
+Adam 1e-3 for 20,000 updates (it taught the task to no model, the LSTM included).  The base
+of :data:`TRAINING_SEARCH` and of ``SIZES["paper"]``."""
 
 MODELS = ("RNN", "TKRNN", "TKRNN+2", "LSTM")
 """The models compared (TKRNN^{+2} is the TKRNN^{+n} with n = 2)."""
