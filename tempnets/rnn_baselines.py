@@ -36,7 +36,6 @@ import numpy as np
 
 from . import portable_math as pm
 from .checks import array, count, real
-from .portable import logistic
 from .random import as_generator, perturbed
 from .tkrnn import output_loss_and_grad, scored_rows, weights_and_batch
 

@@ -79,7 +79,6 @@ import numpy as np
 
 from . import portable_math as pm
 from .checks import array, count, real
-from .portable import logistic
 from .random import as_generator, perturbed
 
 __all__ = ["init_params", "lam", "tkrnn_forward", "tkrnn_loss_and_grad", "kernel", "blocks",
