@@ -58,7 +58,8 @@ __all__ = ["SIZES", "LONG_SIZES", "TUNED", "run_long_delays", "sizes_of", "Sizes
            "model_functions", "build", "train_one",
            "evaluate", "hidden_drift", "run_kernels", "run_serial_recall", "params_from_data",
            "SEARCH", "run_search", "search_choice", "TRAINING_SEARCH", "run_training_search",
-           "training_search_sizes", "training_choice", "curriculum_task", "validation_scores",
+           "training_search_sizes", "training_choice", "curriculum_task", "validation_batch",
+           "validation_scores",
            "check_kernel", "check_lambda_grad", "check_half_life", "pulse_states", "hidden_states"]
 
 PAPER = {
@@ -308,9 +309,10 @@ def train_one(name: str, sz: Sizes, seed: int = 0, k: int = 0, progress=None, ch
     params = build(name, task, sz.hidden, init_rng, scale=init_scale, forget_bias=sz.forget_bias)
     _, lg = model_functions(name)
     draw = sq.make_bucketed_batch if sz.bucketed else sq.make_batch
+    validation = validation_batch(sz, seed, k)
 
     def evaluate(p):
-        return validation_scores(name, p, sz, seed, k)["string"]
+        return validation_scores(name, p, validation)["string"]
 
     def sample(g, step):
         return draw(curriculum_task(sz, step), sz.batch, g)[:3]
@@ -360,12 +362,18 @@ def hidden_drift(states, task: sq.SerialRecall, delay: int) -> np.ndarray:
     return np.sqrt(np.mean(d ** 2, axis=(1, 2)))
 
 
-def validation_scores(name: str, params, sz: Sizes, seed: int = 0, k: int = 0) -> dict:
-    """``recall_scores`` of network ``k`` on its 256 validation strings (:func:`train_one`'s)."""
+def validation_batch(sz: Sizes, seed: int = 0, k: int = 0) -> tuple:
+    """``(x, target, mask)`` of network ``k``'s 256 validation strings (:func:`train_one`'s):
+    whole strings at the longest training delay, from a stream of their own."""
     task = sz.task
-    vx, vt, vm, _, _ = sq.make_batch(task, 256, np.random.default_rng([seed, 10_000 + k]),
-                                     delay=task.delays[1], length=task.length)
-    return sq.recall_scores(model_functions(name)[0](params, vx), vt, vm)
+    return sq.make_batch(task, 256, np.random.default_rng([seed, 10_000 + k]),
+                         delay=task.delays[1], length=task.length)[:3]
+
+
+def validation_scores(name: str, params, batch) -> dict:
+    """``recall_scores`` of ``name``'s network ``params`` on a :func:`validation_batch`."""
+    x, target, mask = batch
+    return sq.recall_scores(model_functions(name)[0](params, x), target, mask)
 
 
 def evaluate(name: str, params, sz: Sizes, seed: int = 0) -> dict:
@@ -797,21 +805,18 @@ perturbation of the initial weights could move from one setting to its neighbour
 
 # ----------------------------------------------------------------------------- the training search
 
-def training_search_sizes(scale: str, changes: dict) -> tuple[Sizes, float]:
-    """``(sizes, init_scale)`` of one setting of :data:`TRAINING_SEARCH` at ``scale``."""
-    changes = dict(changes)
-    init_scale = changes.pop("init_scale", 1.0)
-    sz = dataclasses.replace(RECORDED_PAPER, dtype="float32", bucketed=True,
-                             **TRAINING_SEARCH["base"][scale], **changes)
-    return sz, init_scale
+def training_search_sizes(scale: str) -> Sizes:
+    """The sizes every setting of :data:`TRAINING_SEARCH` changes at ``scale`` (each model's
+    with its ``recipes``, :meth:`Sizes.for_model`)."""
+    return dataclasses.replace(RECORDED_PAPER, dtype="float32", bucketed=True,
+                               **TRAINING_SEARCH["base"][scale])
 
 
 def _training_search_task(scale, label, changes, name, seed, k, checkpoint=None, progress=False):
     """Train network ``k`` of ``name`` with one setting of the training search: its scores on
     the validation strings (each update's in ``val_curve``, string accuracy; at the end
     ``val_string`` and ``val_symbol``)."""
-    sz, init_scale = training_search_sizes(scale, changes)
-    sz = dataclasses.replace(sz, settings={name: [init_scale, sz.learning_rate]})
+    sz = dataclasses.replace(training_search_sizes(scale), recipes={name: changes}).for_model(name)
     run = {"setting": label, "model": name, "network": k}
     key = f"{name}-{[x for x, _ in TRAINING_SEARCH['settings']].index(label)}-{k}"
 
@@ -821,7 +826,7 @@ def _training_search_task(scale, label, changes, name, seed, k, checkpoint=None,
         except optim.DivergenceError as e:  # scores 0, below every setting that trained
             return {**run, "val_string": 0.0, "val_symbol": 0.0, "eval_steps": [], "val_curve": [],
                     "diverged": str(e)}
-        final = validation_scores(name, params, sz, seed, k)
+        final = validation_scores(name, params, validation_batch(sz, seed, k))
         return {**run, "val_string": final["string"], "val_symbol": final["symbol"],
                 "eval_steps": h.eval_steps, "val_curve": [float(v) for v in h.evals],
                 "seconds": round(h.seconds, 2)}
@@ -854,9 +859,9 @@ def run_training_search(scale="book", seed=0, jobs=1, progress=None, trained=Non
                  for label, changes in TRAINING_SEARCH["settings"]
                  for name in TRAINING_SEARCH["models"]
                  if name == "LSTM" or "forget_bias" not in changes]
+        base = dataclasses.asdict(training_search_sizes(scale))
         data = {"experiment": "tk-training-search", "scale": scale, "seed": seed,
-                "sizes": {label: {**dataclasses.asdict(training_search_sizes(scale, changes)[0]),
-                                  "init_scale": training_search_sizes(scale, changes)[1]}
+                "sizes": {label: {**base, "init_scale": 1.0, **changes}
                           for label, changes in TRAINING_SEARCH["settings"]},
                 "runs": _map(_training_search_task, tasks, jobs, progress)}
     else:
