@@ -128,11 +128,12 @@ def _eps(s: str) -> float:
         exact = decimal.Decimal("nan")
     if not (exact.is_finite() and 0 <= exact < 1):
         raise argparse.ArgumentTypeError(f"must be a number in [0, 1), got {s!r}")
-    if 0 < exact < decimal.Decimal(experiments.SMALLEST_PERTURB):
+    v = float(exact)
+    if exact != 0 and v < experiments.SMALLEST_PERTURB:  # (1e-400 rounds to 0.0)
         raise argparse.ArgumentTypeError(
             f"{s!r} is too small to change a float64 weight: give 0 or at least 2**-52 = "
             f"{experiments.SMALLEST_PERTURB:.3g} (the relative spacing of float64 numbers)")
-    return float(exact)
+    return v
 
 
 def _seconds(s: str) -> float:

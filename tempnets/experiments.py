@@ -602,13 +602,15 @@ def _check_replaceable(path: Path, kind: str) -> None:
         ours = (isinstance(found, dict) and isinstance(found.get("id"), str)
                 and str(found.get("command", "")).startswith("python -m tempnets ")
                 and ("runs" in found) == (kind == "robustness record"))
-        why = "" if ours else f"{path}: not a tempnets {kind} (other contents)"
-    except (OSError, ValueError) as err:
-        why = str(err) if isinstance(err, ValueError) else f"{path}: {err.strerror or err}"
+        why = "" if ours else "it holds other JSON"
+    except ValueError:
+        why = "it holds something else than JSON"
+    except OSError as err:
+        why = f"it cannot be read: {err.strerror or err}"
     if why:
         raise ValueError(f"--out {str(path)!r} exists and is not a {kind} of python -m tempnets "
-                         f"({why.split(': ', 1)[-1]}): a command never overwrites a file it did "
-                         "not write; give another --out, or move that file away")
+                         f"({why}): a command never overwrites a file it did not write; give "
+                         "another --out, or move that file away")
 
 
 def write_record(record: dict, path, compact: bool = False) -> None:
