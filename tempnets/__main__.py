@@ -264,7 +264,7 @@ def _update(record, path, compact) -> None:
 
 def _rederive(args) -> int:
     path = args.record
-    if not os.path.isfile(path):  # exactly the file given: never a packaged copy of that name
+    if not os.path.exists(path):  # exactly the file given: never a packaged copy of that name
         raise _UserError(f"{path}: no such file (from the directory {os.getcwd()}); give the "
                          "path of the record itself")
     if str(path).endswith(".robustness.json"):

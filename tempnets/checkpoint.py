@@ -67,9 +67,10 @@ SAVABLE = ("tempnets.optim:TrainHistory", "tempnets.optim:OptimConfig",
            "tempnets.training:TrainConfig", "tempnets.training:History",
            "tempnets.focused_training:FocusedConfig", "tempnets.focused_training:History",
            "tempnets.srn:SRNParams", "tempnets.focused:FocusedParams", "tempnets.focused:FullParams",
-           "tempnets.sequences:SerialRecall", "tempnets.chapters.temporal_kernels:Sizes")
+           "tempnets.sequences:SerialRecall")
 """The dataclasses and NamedTuples (``module:name``) a checkpoint can hold.  Only these are
-ever rebuilt when a checkpoint is read, by looking their name up here."""
+ever rebuilt when a checkpoint is read, by looking their name up here.  (A chapter's sizes
+are saved as ``dataclasses.asdict``: this module imports no chapter.)"""
 
 MAX_IDENTITY_BYTES = 1_000_000
 """Largest ``identity.json`` read (ours are a few hundred bytes)."""
@@ -184,6 +185,8 @@ def _savable_type(name):
     cls = importlib.import_module(module)
     for part in qualname.split("."):
         cls = getattr(cls, part)
+    if not _is_record_type(cls) or _type_name(cls) != name:  # (a renamed or moved class)
+        raise ValueError(f"it names the type {name!r}, which is no longer a dataclass or NamedTuple there")
     return cls
 
 

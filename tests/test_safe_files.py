@@ -147,7 +147,7 @@ def test_every_kind_of_value_comes_back_with_the_same_types_and_bits(tmp_path):
         "history": optim.TrainHistory([np.float64(1.5)] * 10, [2.0], [4], [np.float64(0.25)], 3.5),
         "config": optim.OptimConfig(learning_rate=3e-3, final_rate=3e-4),
         "srn": srn.init_params(3, 4, 3, rng=1),
-        "sizes": TINY,
+        "sizes": dataclasses.asdict(TINY),  # as the chapters save their sizes
     }
     made_from = {"sizes": dataclasses.asdict(TINY), "seed": 0}
     ck = open_checkpoint(tmp_path / "ck", {"run": 1})
@@ -155,6 +155,13 @@ def test_every_kind_of_value_comes_back_with_the_same_types_and_bits(tmp_path):
     _same(ck.load("v", made_from), value)
     arrays = {}
     _same(decode(json.loads(json.dumps(encode(value, arrays))), arrays), value)
+
+
+def test_every_type_a_checkpoint_may_hold_is_a_dataclass_or_namedtuple_of_that_name():
+    for name in ckpt.SAVABLE:
+        cls = ckpt._savable_type(name)
+        assert dataclasses.is_dataclass(cls) or hasattr(cls, "_fields"), name
+    assert not [n for n in ckpt.SAVABLE if ".chapters." in n]  # the layers: no chapter imported
 
 
 def test_a_resumed_training_state_is_exactly_the_saved_one(tmp_path):
