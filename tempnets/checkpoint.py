@@ -39,6 +39,7 @@ import io
 import json
 import os
 import re
+import stat
 import tempfile
 import time
 import zipfile
@@ -254,8 +255,6 @@ def _regular_file(path: Path, limit: int) -> int:
     """The size of ``path`` after checking it is a regular file (not a link, directory or
     device) of at most ``limit`` bytes; ``FileNotFoundError`` when there is none."""
     info = path.lstat()
-    import stat
-
     if not stat.S_ISREG(info.st_mode):
         raise ValueError("not a regular file")
     if info.st_size > limit:
@@ -420,8 +419,6 @@ class Checkpoint:
 
 
 def _is_regular(path: Path) -> bool:
-    import stat
-
     try:
         return stat.S_ISREG(path.lstat().st_mode)
     except OSError:

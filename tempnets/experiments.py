@@ -36,7 +36,8 @@ A runner that takes ``checkpoint=`` (a :class:`tempnets.checkpoint.Checkpoint`; 
 the experiment, scale, seed, perturbation, version and commit), and ``resume=True`` continues
 an interrupted run from ``DIR``, to the same claims and data.  A resumed run's record says so
 (``resumed``: how many sessions, their time in all; and a ``note``).  The caller removes the
-checkpoint once the record is safely written (``record["_checkpoint"].remove()``).
+checkpoint's files once the record is safely written (``record["_checkpoint"].remove()``: only
+the files the checkpoint wrote, and its directory if the run created it).
 """
 
 from __future__ import annotations
@@ -322,7 +323,8 @@ def check_perturb(perturb) -> float:
         if not same:
             raise ValueError(f"${PERTURB_VARIABLE}={text} is set, but this run asks for perturbation "
                              f"{eps!r}: a record must describe the run that made it; unset "
-                             f"{PERTURB_VARIABLE} (a run takes its perturbation from --perturb)")
+                             f"{PERTURB_VARIABLE} (a run takes its perturbation from --perturb), or "
+                             f"give --perturb {text}")
     return eps
 
 
