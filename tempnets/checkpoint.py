@@ -352,11 +352,18 @@ class Checkpoint:
         TypeError
             When ``value`` or ``made_from`` holds something a checkpoint cannot hold
             (see :func:`encode`); nothing is written then.
+        CheckpointError
+            When the file cannot be written (a full disk, the directory removed): the run
+            stops, with what it saved before intact.
         """
         path = self._path(key)
         arrays: dict = {}
         document = {"made_from": encode(made_from, arrays), "value": encode(value, arrays)}
-        _write_atomic(path, _pack(document, arrays))
+        try:
+            _write_atomic(path, _pack(document, arrays))
+        except OSError as err:
+            raise CheckpointError(f"cannot save {path} ({err.strerror or err}); what was saved "
+                                  "before is intact: make room and continue with --resume") from None
         session = Path(self.directory) / f"session-{self.session}"
         with contextlib.suppress(OSError):  # the time of the last save: see earlier_seconds
             os.utime(session)

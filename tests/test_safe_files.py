@@ -458,6 +458,20 @@ def test_a_read_only_checkpoint_directory_is_one_line(tmp_path, monkeypatch, cap
         locked.chmod(0o755)
 
 
+def test_a_checkpoint_directory_removed_during_the_run_is_one_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(tk.SIZES, "book", TINY)
+    save = ckpt.Checkpoint.save
+
+    def save_then_vanish(self, key, value, made_from=None):
+        save(self, key, value, made_from)
+        shutil.rmtree(self.directory)  # (a user's cleanup script, say)
+    monkeypatch.setattr(ckpt.Checkpoint, "save", save_then_vanish)
+    assert main(["reproduce", "tk-serial-recall", "--no-progress", "--checkpoint-every", "0",
+                 "--out", str(tmp_path / "r.json")]) == 2
+    _one_line_error(capsys, "r.checkpoint", "cannot save", "No such file or directory")
+    assert not (tmp_path / "r.json").exists()
+
+
 def test_an_empty_checkpoint_name_is_one_line(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "keep.txt").write_text("x")
