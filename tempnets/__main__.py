@@ -6,13 +6,19 @@ printing falls back to ASCII on a terminal that cannot show ``≤``.  User
 mistakes and Ctrl-C end with one line on stderr and exit code 2 (130 for
 Ctrl-C), never a traceback.  An experiment that keeps a checkpoint
 (:func:`tempnets.experiments.resumable`) keeps it beside ``--out`` (``ID_SCALE_seedN.checkpoint/``)
-while it runs, so that ``reproduce ... --resume`` continues it after an interrupt; it is
-removed once the record is written.
+while it runs, so that ``reproduce ... --resume`` continues it after an interrupt; its files
+are removed once the record is written.
+
+Files are sacred: every command that writes says first what it will write where, and
+never overwrites or removes what it did not write (``--out`` may replace only a record of
+``python -m tempnets``; ``--checkpoint`` must be new, empty or one of our checkpoints;
+``rederive --update`` rewrites exactly the file it is given).
 """
 
 from __future__ import annotations
 
 import argparse
+import decimal
 import os
 import sys
 
@@ -66,18 +72,24 @@ def _parser() -> argparse.ArgumentParser:
                    help="book (default, minutes) or paper (the paper's sizes); default: $TEMPNETS_SCALE or book")
     r.add_argument("--seed", type=_non_negative, default=0, help="random seed (default 0)")
     r.add_argument("--jobs", type=_positive, default=1, help="cores to use (results do not depend on it)")
-    r.add_argument("--out", default=None, help="JSON file for the results (default: ID_SCALE_seedN.json)")
+    r.add_argument("--out", default=None, help="JSON file for the results (default: ID_SCALE_seedN.json); "
+                   "an existing file there is replaced only if it is a record of this command")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     r.add_argument("--perturb", type=_eps, default=0.0, metavar="EPS",
                    help="multiply every initial weight by 1 + EPS*u, u uniform in [-1, 1] (e.g. 1e-12: "
-                        "the run another machine's arithmetic would give)")
+                        "the run another machine's arithmetic would give); EPS is 0 or in "
+                        "[2**-52, 1): a smaller EPS (2**-52 = 2.2e-16 is float64's relative spacing) "
+                        "would leave most weights unchanged. With $TEMPNETS_PERTURB set to another "
+                        "value the run is refused (its record would misdescribe it)")
     r.add_argument("--resume", action="store_true",
                    help="continue an interrupted run from its checkpoint (give the same options and "
                         "--out), to the same record; experiments that keep no checkpoint (today all "
                         "but tk-serial-recall, tk-long-delays, tk-search and tk-training-search) refuse it")
     r.add_argument("--checkpoint", default=None, metavar="DIR",
                    help="where the run keeps its checkpoint (default: beside --out, "
-                        "ID_SCALE_seedN.checkpoint); removed once the record is written")
+                        "ID_SCALE_seedN.checkpoint): a new or empty directory, or the checkpoint "
+                        "of an interrupted run with --resume; its files are removed once the "
+                        "record is written (the directory too if the run created it)")
     r.add_argument("--checkpoint-every", type=_seconds, default=300.0, metavar="SECONDS",
                    help="save the work in progress at least this often (default 300)")
     r.add_argument("--keep-checkpoint", action="store_true",
@@ -87,12 +99,14 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--seeds", type=_positive, default=10, help="number of seeds K (default 10)")
     b.add_argument("--scale", choices=SCALES, default=None, help="book (default) or paper")
     b.add_argument("--jobs", type=_positive, default=1, help="cores to use (results do not depend on it)")
-    b.add_argument("--out", default=None, help="JSON file (default: ID.robustness.json)")
+    b.add_argument("--out", default=None, help="JSON file (default: ID.robustness.json); an existing "
+                   "file there is replaced only if it is a robustness record")
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
     d = sub.add_parser("rederive", help="re-derive a record's claims with today's code (never trains)")
     d.add_argument("record", help="a record written by 'reproduce', e.g. book/paper_scale/pa-8.1.json")
     d.add_argument("--update", action="store_true",
-                   help="store the re-derived claims in the record (its data is kept as it is)")
+                   help="store the re-derived claims in RECORD itself, exactly the file given "
+                        "(its data is kept as it is)")
     return p
 
 
@@ -107,12 +121,18 @@ def _non_negative(s: str) -> int:
 
 
 def _eps(s: str) -> float:
+    """``--perturb``: 0 or a number in [2**-52, 1), compared exactly (``1e-400`` is not 0)."""
     try:
-        v = float(s)
-    except ValueError:
-        v = float("nan")
-    if not 0.0 <= v < 1.0:
+        exact = decimal.Decimal(s.strip())
+    except decimal.InvalidOperation:
+        exact = decimal.Decimal("nan")
+    if not (exact.is_finite() and 0 <= exact < 1):
         raise argparse.ArgumentTypeError(f"must be a number in [0, 1), got {s!r}")
+    v = float(exact)
+    if exact != 0 and v < experiments.SMALLEST_PERTURB:  # (1e-400 rounds to 0.0)
+        raise argparse.ArgumentTypeError(
+            f"{s!r} is too small to change a float64 weight: give 0 or at least 2**-52 = "
+            f"{experiments.SMALLEST_PERTURB:.3g} (the relative spacing of float64 numbers)")
     return v
 
 
@@ -138,14 +158,18 @@ class _UserError(Exception):
 
 
 def _reproduce(args) -> int:
+    from .checkpoint import CheckpointError
     from .training import DivergenceError
 
     try:
         experiments.get(args.id)
         scale = get_scale(args.scale)  # e.g. TEMPNETS_SCALE=garbage
         out = f"{args.id}_{scale}_seed{args.seed}.json" if args.out is None else args.out
-        experiments.check_writable(out)  # before an hour of training, not after
-        checkpoint = args.checkpoint or _beside(out, ".checkpoint")
+        experiments.check_writable(out, replaces="record")  # before an hour of training, not after
+        experiments.check_perturb(args.perturb)
+        if args.checkpoint is not None and not args.checkpoint.strip():
+            raise ValueError(f"--checkpoint must name a directory, got {args.checkpoint!r}")
+        checkpoint = _beside(out, ".checkpoint") if args.checkpoint is None else args.checkpoint
         experiments.check_checkpoint(args.id, scale, args.seed, args.perturb, checkpoint, args.resume)
     except KeyError as err:
         raise _UserError(err.args[0]) from None
@@ -153,6 +177,10 @@ def _reproduce(args) -> int:
         raise _UserError(str(err)) from None
     if experiments.resumable(args.id):
         args.checkpoint_kept = checkpoint
+        say(f"writing the record to {out} (checkpoint in {checkpoint}"
+            f"{', kept' if args.keep_checkpoint else ', removed once the record is written'})")
+    else:
+        say(f"writing the record to {out}")
     try:
         record = experiments.reproduce(args.id, scale=scale, seed=args.seed, jobs=args.jobs,
                                        progress=False if args.no_progress else None,
@@ -161,6 +189,8 @@ def _reproduce(args) -> int:
     except DivergenceError as err:
         say(f"error: {args.id} diverged: {err}", sys.stderr)
         return 1
+    except CheckpointError as err:  # a saved value found damaged or foreign during the run
+        raise _UserError(str(err)) from None
     try:
         experiments.write_record(record, out)
         args.written = out
@@ -197,18 +227,24 @@ def _robustness(args) -> int:
         experiments.get(args.id)
         scale = get_scale(args.scale)
         out = f"{args.id}.robustness.json" if args.out is None else args.out
-        experiments.check_writable(out)
+        experiments.check_writable(out, replaces="robustness record")
+        experiments.check_perturb(0.0)  # $TEMPNETS_PERTURB would perturb every seed's run
     except KeyError as err:
         raise _UserError(err.args[0]) from None
     except ValueError as err:
         raise _UserError(str(err)) from None
+    say(f"writing the robustness record to {out}")
     try:
         record = experiments.robustness(args.id, args.seeds, scale, args.jobs,
                                         progress=False if args.no_progress else None)
     except DivergenceError as err:
         say(f"error: {args.id} diverged: {err}", sys.stderr)
         return 1
-    experiments.write_record(record, out, compact=True)
+    try:
+        experiments.write_record(record, out, compact=True)
+    except OSError as err:  # e.g. its directory removed during the run
+        raise _UserError(f"the runs finished but the robustness record could not be written to "
+                         f"{out} ({err.strerror or err}); any earlier file there is unchanged") from None
     args.written = out
     for statement, counts in record["counts"].items():
         cells = "; ".join(f"{k} in {v}/{args.seeds}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1]))
@@ -227,31 +263,36 @@ def _update(record, path, compact) -> None:
 
 
 def _rederive(args) -> int:
-    if str(args.record).endswith(".robustness.json"):
+    path = args.record
+    if not os.path.exists(path):  # exactly the file given: never a packaged copy of that name
+        raise _UserError(f"{path}: no such file (from the directory {os.getcwd()}); give the "
+                         "path of the record itself")
+    if str(path).endswith(".robustness.json"):
         try:
-            record = experiments.rederive_robustness(args.record)
+            record = experiments.rederive_robustness(path)
         except (OSError, ValueError) as err:
             raise _UserError(str(err)) from None
         for statement, counts in record["counts"].items():
             say(f"{counts}  {statement}")
         if args.update:
-            _update(record, experiments.find_record(args.record), compact=True)
-            args.written = args.record
-            say(f"\ncounts of {args.record} updated (data unchanged)")
+            _update(record, path, compact=True)
+            args.written = path
+            say(f"\ncounts of {path} updated (data unchanged)")
         return 0
     try:
-        result, record = experiments.rederive(args.record)
+        result, record = experiments.rederive(path)
+        if args.update:
+            with open(path, encoding="utf-8") as fh:
+                compact = fh.read(2) == '{"'  # keep the record's layout: a small diff
     except (OSError, ValueError) as err:  # a missing, broken or incomplete record
         raise _UserError(str(err)) from None
     say(str(result.claims))
     if args.update:
         record = dict(record, claims_title=result.claims.title, claims=result.claims.rows(),
                       claims_rederived_at=experiments._commit())
-        with open(args.record, encoding="utf-8") as fh:
-            compact = fh.read(2) == '{"'  # keep the record's layout: a small diff
-        _update(record, args.record, compact=compact)
-        args.written = args.record
-        say(f"\nclaims of {args.record} updated (data unchanged)")
+        _update(record, path, compact=compact)
+        args.written = path
+        say(f"\nclaims of {path} updated (data unchanged)")
     failures = result.claims.failures()
     if failures:
         say(f"error: {len(failures)} claim(s) did not come out as stated", sys.stderr)

@@ -36,7 +36,8 @@ A runner that takes ``checkpoint=`` (a :class:`tempnets.checkpoint.Checkpoint`; 
 the experiment, scale, seed, perturbation, version and commit), and ``resume=True`` continues
 an interrupted run from ``DIR``, to the same claims and data.  A resumed run's record says so
 (``resumed``: how many sessions, their time in all; and a ``note``).  The caller removes the
-checkpoint once the record is safely written (``record["_checkpoint"].remove()``).
+checkpoint's files once the record is safely written (``record["_checkpoint"].remove()``: only
+the files the checkpoint wrote, and its directory if the run created it).
 """
 
 from __future__ import annotations
@@ -285,6 +286,48 @@ def command_line(experiment_id: str, scale: str, seed: int, jobs: int, perturb: 
             f"--jobs {jobs}{extra}")
 
 
+SMALLEST_PERTURB = 2.0 ** -52
+"""The smallest relative perturbation of the initial weights accepted (besides 0): float64's
+machine epsilon, the relative spacing of float64 numbers at 1.  ``1 + EPS u`` with a smaller
+``EPS`` moves a weight by less than one spacing, so it leaves most weights as they were, and
+a record saying the run was perturbed would misdescribe it."""
+
+
+def check_perturb(perturb) -> float:
+    """``perturb`` as a float after checking it is 0 or in [:data:`SMALLEST_PERTURB`, 1), and
+    that ``$TEMPNETS_PERTURB`` does not ask for another perturbation.
+
+    The command line takes the perturbation only from ``--perturb``: a run made with
+    ``$TEMPNETS_PERTURB`` set to anything else is refused, so that its record (``perturb``,
+    ``command``) describes exactly the run that made it.
+
+    Raises
+    ------
+    ValueError
+        Naming ``perturb`` or ``$TEMPNETS_PERTURB``, the value and what is allowed.
+    """
+    from .random import PERTURB_VARIABLE
+
+    eps = real("perturb", perturb, low=0.0, high=1.0, high_open=True)
+    if 0.0 < eps < SMALLEST_PERTURB:
+        raise ValueError(f"perturb {perturb!r} is too small to change a float64 weight: it must be "
+                         f"0 or at least 2**-52 = {SMALLEST_PERTURB:.3g} (the relative spacing of "
+                         "float64 numbers)")
+    text = os.environ.get(PERTURB_VARIABLE, "").strip()
+    if text:
+        try:
+            same = float(text) == eps
+        except ValueError:
+            raise ValueError(f"${PERTURB_VARIABLE} must be a number in [0, 1), got {text!r}; unset "
+                             "it (a run takes its perturbation from --perturb)") from None
+        if not same:
+            raise ValueError(f"${PERTURB_VARIABLE}={text} is set, but this run asks for perturbation "
+                             f"{eps!r}: a record must describe the run that made it; unset "
+                             f"{PERTURB_VARIABLE} (a run takes its perturbation from --perturb), or "
+                             f"give --perturb {text}")
+    return eps
+
+
 def resumable(experiment_id: str) -> bool:
     """Whether the experiment's runner keeps a checkpoint (takes ``checkpoint=``)."""
     return "checkpoint" in inspect.signature(get(experiment_id).runner()).parameters
@@ -324,7 +367,9 @@ def reproduce(experiment_id: str, scale: str | None = None, seed: int = 0, jobs:
     ``jobs`` is capped at the threads numba has (:func:`threads_used`); the
     record stores what was used.  With ``perturb`` = EPS > 0 every initial weight
     is multiplied by ``1 + EPS u`` (:func:`tempnets.random.perturbed`), and the
-    record says so (``"perturb"``).  The claims are not verified here (the
+    record says so (``"perturb"``); :func:`check_perturb` says what is allowed (an
+    ``EPS`` too small to change a float64, or ``$TEMPNETS_PERTURB`` asking for another, is
+    refused).  The claims are not verified here (the
     caller decides what a failure means); the record carries the table as
     ``"_table"`` (left out when written).
 
@@ -341,7 +386,7 @@ def reproduce(experiment_id: str, scale: str | None = None, seed: int = 0, jobs:
     experiment = get(experiment_id)
     scale = get_scale(scale)
     seed, jobs = count("seed", seed), threads_used(count("jobs", jobs, 1))  # np.int64 too; plain ints for JSON
-    perturb = float(perturb)
+    perturb = check_perturb(perturb)
     check_checkpoint(experiment_id, scale, seed, perturb, checkpoint_dir, resume)
     checkpoint, extra = None, {}
     if checkpoint_dir is not None and resumable(experiment_id):
@@ -436,26 +481,66 @@ def robustness_counts(experiment_id: str) -> dict:
     path = find_record(robustness_path(experiment_id))
     if not path.is_file():
         return {}
-    with open(path, encoding="utf-8") as fh:
-        return json.load(fh)["counts"]
+    return read_robustness_record(path)["counts"]
+
+
+def read_robustness_record(path) -> dict:
+    """Read a robustness record (written by ``python -m tempnets robustness``), checked whole:
+    ``id`` a known experiment, ``scale`` one of :data:`SCALES`, ``seeds`` >= 1, ``runs`` one per
+    seed ``0 .. seeds - 1`` (each with its ``claims`` rows and its ``data``, an object or ``null``
+    when it was too large to keep), ``counts`` an object, ``wall_time_s`` >= 0.
+
+    Raises
+    ------
+    ValueError
+        One line naming the file and the first field that is wrong.
+    """
+    path = Path(path)
+    record = _load_json(path, "a robustness record")
+    if not isinstance(record, dict):
+        raise ValueError(f"{path}: not a robustness record (a JSON {type(record).__name__}, not an "
+                         "object)")
+    missing = {"id", "scale", "seeds", "runs", "counts", "wall_time_s"} - set(record)
+    if missing:
+        raise ValueError(f"{path}: not a robustness record (missing {', '.join(sorted(missing))})")
+    bad = _bad_field(path, "robustness record")
+    if not isinstance(record["id"], str):
+        raise bad("id", "an experiment id", record["id"])
+    try:
+        get(record["id"])
+    except KeyError as err:
+        raise ValueError(f"{path}: {err.args[0]}") from None
+    if record["scale"] not in SCALES:
+        raise bad("scale", f"one of {', '.join(SCALES)}", record["scale"])
+    _checked(bad, "seeds", lambda v: count("seeds", v, 1), record["seeds"])
+    _checked(bad, "wall_time_s", lambda v: real("wall_time_s", v, low=0.0), record["wall_time_s"])
+    if not isinstance(record["counts"], dict):
+        raise bad("counts", "an object", record["counts"])
+    runs = record["runs"]
+    if not isinstance(runs, list) or len(runs) != record["seeds"]:
+        raise bad("runs", f"a list of {record['seeds']} runs (one per seed)", runs)
+    for i, run in enumerate(runs):
+        if not isinstance(run, dict) or not {"seed", "claims", "data"} <= set(run):
+            raise bad(f"runs[{i}]", "an object with seed, claims and data", run)
+        if run["seed"] != i or isinstance(run["seed"], bool):
+            raise bad(f"runs[{i}].seed", f"{i} (seeds 0 .. {record['seeds'] - 1} in order)", run["seed"])
+        _check_claim_rows(bad, f"runs[{i}].claims", run["claims"])
+        if run["data"] is not None and not isinstance(run["data"], dict):
+            raise bad(f"runs[{i}].data", "an object (or null)", run["data"])
+    _check_integers(path, record)
+    return record
 
 
 def rederive_robustness(path) -> dict:
     """Re-derive every seed's claims of a robustness record from its data (never trains) and
-    return the record with new ``runs[i]["claims"]`` and ``counts``."""
+    return the record with new ``runs[i]["claims"]`` and ``counts``.
+
+    Reads exactly ``path`` (checked by :func:`read_robustness_record`)."""
     from .training import TrainingForbidden, no_training
 
-    path = find_record(path)
-    try:
-        record = json.loads(_read_text(path))
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise ValueError(f"{path}: not a robustness record (invalid JSON: {err})") from None
-    if not isinstance(record, dict) or not {"id", "scale", "runs"} <= set(record):
-        raise ValueError(f"{path}: not a robustness record (needs id, scale and runs)")
-    try:
-        experiment = get(record["id"])
-    except KeyError as err:
-        raise ValueError(f"{path}: {err.args[0]}") from None
+    path = Path(path)
+    record = read_robustness_record(path)
+    experiment = get(record["id"])
     if experiment.needs:
         raise ValueError(f"{path}: {experiment.id} compares with another experiment's record; "
                          "its robustness counts cannot be re-derived seed by seed")
@@ -469,19 +554,22 @@ def rederive_robustness(path) -> dict:
             with no_training(f"re-deriving {path}"):
                 result = runner(scale=record["scale"], seed=run["seed"], jobs=1, progress=False,
                                 trained=run["data"])
-        except (KeyError, TypeError, ValueError, TrainingForbidden) as err:
+        except (KeyError, TypeError, IndexError, AttributeError, ArithmeticError, ValueError,
+                TrainingForbidden) as err:
             raise ValueError(f"{path}: seed {run.get('seed')}: the data cannot be re-derived "
                              f"({type(err).__name__}: {err})") from err
         runs.append(dict(run, claims=result.claims.rows()))
     return dict(record, runs=runs, counts=outcome_counts([r["claims"] for r in runs]))
 
 
-def check_writable(path) -> Path:
+def check_writable(path, replaces: str | None = None) -> Path:
     """Raise ``ValueError`` naming ``path`` unless a record can be written there.
 
     Called before a long run, so that a mistyped ``--out`` fails at once: the
     directory must exist and accept a new file, and ``path`` must not be a
-    directory.
+    directory.  With ``replaces`` (``"record"`` or ``"robustness record"``) an existing
+    file at ``path`` must be a record of that kind written by ``python -m tempnets``
+    (the run replaces it): a command never overwrites a file it did not write.
     """
     if not str(path).strip():
         raise ValueError("--out must name a file, got an empty name")
@@ -503,7 +591,28 @@ def check_writable(path) -> Path:
                          f"({err.strerror or err})") from None
     os.close(fd)
     os.unlink(probe)
+    if replaces is not None and os.path.lexists(path):
+        _check_replaceable(path, replaces)
     return path
+
+
+def _check_replaceable(path: Path, kind: str) -> None:
+    """Raise unless ``path`` holds a ``kind`` (``"record"``, ``"robustness record"``) that
+    ``python -m tempnets`` wrote, which a new run may replace."""
+    try:
+        found = _load_json(path, f"a tempnets {kind}")
+        ours = (isinstance(found, dict) and isinstance(found.get("id"), str)
+                and str(found.get("command", "")).startswith("python -m tempnets ")
+                and ("runs" in found) == (kind == "robustness record"))
+        why = "" if ours else "it holds other JSON"
+    except ValueError:
+        why = "it holds something else than JSON"
+    except OSError as err:
+        why = f"it cannot be read: {err.strerror or err}"
+    if why:
+        raise ValueError(f"--out {str(path)!r} exists and is not a {kind} of python -m tempnets "
+                         f"({why}): a command never overwrites a file it did not write; give "
+                         "another --out, or move that file away")
 
 
 def write_record(record: dict, path, compact: bool = False) -> None:
@@ -575,6 +684,69 @@ def _read_text(path) -> str:
         return fh.read(MAX_RECORD_BYTES + 1)
 
 
+def _load_json(path: Path, what: str):
+    """The JSON value in the file ``path`` (:func:`_read_text`), or a one-line ``ValueError``
+    naming the file and saying it is not ``what`` (``"an experiment record"``)."""
+    try:
+        text = _read_text(path)
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{path}: not {what} (not UTF-8 text: {err})") from None
+    if not text.strip():
+        raise ValueError(f"{path}: not {what} (the file is empty)")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{path}: not {what} (invalid JSON, truncated? {err})") from None
+    except RecursionError:
+        raise ValueError(f"{path}: not {what} (JSON nested too deeply to read)") from None
+
+
+def _bad_field(path, what: str):
+    """A maker of one-line errors naming the file, the field, what it must be and what it is."""
+    def bad(field_name, allowed, value):
+        shown = repr(value)
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        return ValueError(f"{path}: not a valid {what} ({field_name} must be {allowed}, got {shown})")
+    return bad
+
+
+def _checked(bad, field_name, check, value):
+    """``check(value)``, its ``ValueError`` made ``bad``'s one line naming ``field_name``."""
+    try:
+        return check(value)
+    except ValueError as err:
+        raise bad(field_name, str(err).split(" must be ", 1)[-1].rsplit(", got", 1)[0], value) from None
+
+
+def _check_claim_rows(bad, field_name, rows) -> None:
+    if not isinstance(rows, list) or not all(
+            isinstance(r, dict) and isinstance(r.get("statement"), str)
+            and r.get("holds") in (True, False, None) for r in rows):
+        raise bad(field_name, "a list of claim rows (each with a statement and holds true, false "
+                  "or null)", rows)
+
+
+LARGEST_RECORD_INTEGER = 2**63
+"""Integers in a record are below this in size (no run writes larger; ``float()`` of 10**400
+overflows)."""
+
+
+def _check_integers(path, record) -> None:
+    """Refuse an integer of :data:`LARGEST_RECORD_INTEGER` or more anywhere in ``record`` (walked
+    without recursion: a record can be deep)."""
+    stack = [record]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+        elif isinstance(v, int) and abs(v) >= LARGEST_RECORD_INTEGER:
+            raise ValueError(f"{path}: not a valid record (it holds the integer "
+                             f"{str(v)[:20]}... of {len(str(abs(v)))} digits; integers in a record "
+                             "are below 2**63)")
+
+
 def read_record(path) -> dict:
     """Read a record written by :func:`write_record` (e.g. a paper-scale run a chapter shows).
 
@@ -589,16 +761,7 @@ def read_record(path) -> dict:
         record (a missing field, claims that are not rows).
     """
     path = find_record(path)
-    try:
-        text = _read_text(path)
-    except UnicodeDecodeError as err:
-        raise ValueError(f"{path}: not an experiment record (not UTF-8 text: {err})") from None
-    if not text.strip():
-        raise ValueError(f"{path}: not an experiment record (the file is empty)")
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ValueError(f"{path}: not an experiment record (invalid JSON, truncated? {err})") from None
+    record = _load_json(path, "an experiment record")
     if not isinstance(record, dict):
         raise ValueError(f"{path} is not an experiment record (a JSON {type(record).__name__}, "
                          "not an object)")
@@ -613,6 +776,9 @@ def read_record(path) -> dict:
         real("wall_time_s", record["wall_time_s"], low=0.0)
     except ValueError as err:
         raise ValueError(f"{path}: not a valid record ({err})") from None
+    if "data" in record and not isinstance(record["data"], dict):
+        raise _bad_field(path, "record")("data", "an object (what the run computed)", record["data"])
+    _check_integers(path, record)
     try:
         record["_table"] = ClaimsTable.from_rows(
             f"{record['claims_title']} [recorded run: scale {record['scale']}, seed {record['seed']}, "

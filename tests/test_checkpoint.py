@@ -19,7 +19,7 @@ import pytest
 from tempnets import experiments, optim, rnn_baselines, sequences, tkrnn
 from tempnets.__main__ import main
 from tempnets.chapters import temporal_kernels as tk
-from tempnets.checkpoint import IDENTITY, check_checkpoint, open_checkpoint
+from tempnets.checkpoint import IDENTITY, check_checkpoint, open_checkpoint, read_value
 
 TASK = sequences.SerialRecall(4, 2, (1, 4))
 TINY = tk.Sizes(3, 2, (1, 3), 6, 8, 40, 1e-2, 2, 10, (1, 3, 50), 20)
@@ -81,8 +81,7 @@ def test_train_resumes_from_the_last_save_and_replays_what_came_after(tmp_path):
     ck = open_checkpoint(tmp_path / "ck", {"test": 1}, every_seconds=1e9, every_updates=7)
     with pytest.raises(KeyboardInterrupt):
         _train("tkrnn+2", "float64", Interrupt(at=20), checkpoint=ck)
-    with open(tmp_path / "ck" / "training.pkl", "rb") as fh:
-        assert pickle.load(fh)["value"]["step"] == 14
+    assert read_value(tmp_path / "ck" / "training.npz")["value"]["step"] == 14
     counted = Interrupt(0)
     _same_run(_train("tkrnn+2", "float64", counted, checkpoint=ck), whole)
     assert counted.calls == 30 - 14
@@ -111,10 +110,10 @@ def test_saves_are_atomic_and_a_broken_file_is_named(tmp_path, monkeypatch):
         m.setattr(os, "fsync", interrupted)
         ck.save("a", [3, 4])
     assert ck.load("a") == [1, 2]  # the earlier value, whole
-    assert sorted(p.name for p in (tmp_path / "ck").iterdir()) == ["a.pkl", IDENTITY, "session-0"]
+    assert sorted(p.name for p in (tmp_path / "ck").iterdir()) == ["a.npz", IDENTITY, "session-0"]
     assert ck.load("b") is None
-    (tmp_path / "ck" / "a.pkl").write_bytes(b"\x80\x05garbage")
-    with pytest.raises(ValueError, match=r"a.pkl cannot be read .*remove it to redo that part"):
+    (tmp_path / "ck" / "a.npz").write_bytes(b"\x80\x05garbage")
+    with pytest.raises(ValueError, match=r"a.npz cannot be read .*remove it to redo that part"):
         ck.load("a")
     with pytest.raises(ValueError, match=r"checkpoint key must be letters, digits and _ . \+ -, got '../x'"):
         ck.save("../x", 1)
@@ -154,7 +153,7 @@ def test_finished_networks_are_saved_whole_and_not_trained_again(tmp_path, monke
     assert ck.keys() == sorted(f"{m}-{k}" for m in tk.MODELS for k in range(TINY.seeds))
     monkeypatch.setattr(tk, "train_one", lambda *a, **k: pytest.fail("a finished network was trained again"))
     assert tk._train_all(TINY, 3, 1, False, ck) == first
-    with pytest.raises(ValueError, match=r"RNN-0.pkl was made from something else: .*seed 3 \(this run: 4\)"):
+    with pytest.raises(ValueError, match=r"RNN-0.npz was made from something else: .*seed 3 \(this run: 4\)"):
         tk._train_all(TINY, 4, 1, False, ck)
 
 
@@ -211,7 +210,7 @@ def test_reproduce_interrupted_by_sigint_then_resumed_gives_the_same_record(tmp_
                                     f"the work so far is kept in {ck}: add --resume to continue")
     assert not out.exists()
     left = sorted(p.name for p in ck.iterdir())
-    assert "RNN-0.pkl" in left and "LSTM-1.pkl" not in left  # interrupted in the middle
+    assert "RNN-0.npz" in left and "LSTM-1.npz" not in left  # interrupted in the middle
     assert not [n for n in left if n.endswith(".tmp")]  # never a half-written file
 
     run = subprocess.run(cmd + ["--resume"], capture_output=True, text=True, timeout=120)
@@ -242,7 +241,7 @@ def test_resume_mistakes_are_one_line_errors(tmp_path, monkeypatch, capsys):
     assert "seed 0 (this run: 1)" in capsys.readouterr().err
     assert main(["reproduce", "tk-serial-recall", "--out", str(out)]) == 2  # without --resume
     assert "continue it with --resume, or remove the directory" in capsys.readouterr().err
-    assert (tmp_path / "r.checkpoint" / "RNN-0.pkl").exists()  # an interrupted run's work is kept
+    assert (tmp_path / "r.checkpoint" / "RNN-0.npz").exists()  # an interrupted run's work is kept
 
 
 def test_the_help_names_the_experiments_that_keep_a_checkpoint():

@@ -9,6 +9,9 @@ import pytest
 from tempnets import experiments
 from tempnets.__main__ import main
 
+EARLIER = '{"id": "gsm-reber-count", "command": "python -m tempnets reproduce gsm-reber-count", "earlier": "record"}\n'
+"""An earlier record at --out (a run replaces only a record of its command: issue 31)."""
+
 
 def test_list_runs_as_a_module():
     out = subprocess.run([sys.executable, "-m", "tempnets", "list"], capture_output=True, text=True,
@@ -163,11 +166,11 @@ def test_ctrl_c_ends_with_one_line_and_leaves_an_earlier_record(monkeypatch, tmp
         raise KeyboardInterrupt
     monkeypatch.setattr(experiments.Experiment, "runner", lambda self: runner)
     out = tmp_path / "r.json"
-    out.write_text('{"earlier": "record"}\n')
+    out.write_text(EARLIER)
     assert main(["reproduce", "gsm-reber-count", "--out", str(out)]) == 130
     assert capsys.readouterr().err.splitlines() == [
         "interrupted: nothing was written (an earlier record is unchanged)"]
-    assert out.read_text() == '{"earlier": "record"}\n'
+    assert out.read_text() == EARLIER
 
 
 def test_a_record_survives_a_non_utf8_terminal(tmp_path):
@@ -188,7 +191,7 @@ def test_a_full_disk_leaves_the_earlier_record_whole(tmp_path):
     import resource
 
     out = tmp_path / "r.json"
-    out.write_text('{"earlier": "record"}\n')
+    out.write_text(EARLIER)
     env = dict(os.environ, TEMPNETS_PROGRESS="0")
     run = subprocess.run(
         [sys.executable, "-m", "tempnets", "reproduce", "gsm-reber-count", "--out", str(out)],
@@ -196,7 +199,7 @@ def test_a_full_disk_leaves_the_earlier_record_whole(tmp_path):
         preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (512, 512)))
     assert run.returncode == 1
     assert "could not be written" in run.stderr and len(run.stderr.splitlines()) == 1
-    assert out.read_text() == '{"earlier": "record"}\n'
+    assert out.read_text() == EARLIER
     assert [p.name for p in tmp_path.iterdir()] == ["r.json"]  # no temporary file left
 
 
