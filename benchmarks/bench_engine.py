@@ -8,7 +8,9 @@ with the compiled engine and, in the same run, a naive numpy per-step loop of
 the same rule, and prints the cost per network-step of both and their ratio.
 Then it times the momentum update alone (every weight and its velocity written
 at every step, as the papers' online rule requires): the floor under the
-rules' costs on this machine.  Last it trains R = 8 networks with 1 thread and
+rules' costs on this machine, compiled for the same CPU as the rules; when a variable forces
+another CPU's code (``NUMBA_CPU_NAME``, see ``machine.py``), also the floor compiled for this
+CPU, in a fresh process.  Last it trains R = 8 networks with 1 thread and
 with 2 threads and prints the speed-up.  Times are the best of ``--repeat`` runs (the machine may be shared).
 """
 
@@ -17,6 +19,8 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import subprocess
+import sys
 
 import numba
 import numpy as np
@@ -24,6 +28,7 @@ import numpy as np
 from tempnets.grammars import embedded_reber
 from tempnets.srn import pa_attention
 from tempnets.training import TrainConfig, sample_strings, train_online
+import machine
 from timing import best_time
 
 
@@ -110,13 +115,38 @@ def cpu_name():
 
 
 
+def floor_us(repeat: int) -> float:
+    """Microseconds per network-step of :func:`momentum_update_only`, best of ``repeat``."""
+    n = 200_000
+    gen = np.random.default_rng(0)
+    arrays = [gen.random((15, 24)), np.zeros((15, 24)), gen.random((7, 16)), np.zeros((7, 16)),
+              gen.random(24), gen.random(16), 1e-9 * gen.random(15), 1e-9 * gen.random(7)]
+    momentum_update_only(*arrays, 10)
+    t, _ = best_time(lambda: momentum_update_only(*arrays, n), repeat)
+    return t / n * 1e6
+
+
+def host_cpu() -> str:
+    """The CPU numba compiles for when nothing forces another (LLVM's name for this one)."""
+    import llvmlite.binding as llvm
+
+    return llvm.get_host_cpu_name()
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--strings", type=int, default=20000, help="strings per engine run")
     ap.add_argument("--naive-strings", type=int, default=150, help="strings for naive numpy")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--floor-only", action="store_true", help="print the floor's us/network-step alone")
     args = ap.parse_args(argv)
-    print(f"{cpu_name()}, {os.cpu_count()} logical cores, numba {numba.__version__}")
+    if args.floor_only:
+        print(floor_us(args.repeat))
+        return
+    target = os.environ.get("NUMBA_CPU_NAME") or host_cpu()
+    print(f"{cpu_name()}, {os.cpu_count()} logical cores, numba {numba.__version__} compiling for {target}")
+    for line in machine.describe():
+        print(line)
     tables = embedded_reber().tables()
     flat, offsets = sample_strings(tables, args.naive_strings, 1)
     naive_strings = [flat[offsets[i]:offsets[i + 1]] for i in range(offsets.size - 1)]
@@ -137,14 +167,14 @@ def main(argv=None):
         slow = tn / steps_naive * 1e6
         print(f"{name} rule  {fast:.2f} us/network-step  naive numpy {slow:.1f} us  "
               f"ratio {slow / fast:.0f}x")
-    n = 200_000
-    gen = np.random.default_rng(0)
-    arrays = [gen.random((15, 24)), np.zeros((15, 24)), gen.random((7, 16)), np.zeros((7, 16)),
-              gen.random(24), gen.random(16), 1e-9 * gen.random(15), 1e-9 * gen.random(7)]
-    momentum_update_only(*arrays, 10)
-    t, _ = best_time(lambda: momentum_update_only(*arrays, n), args.repeat)
-    print(f"floor  {t / n * 1e6:.2f} us/network-step for the momentum update alone (every weight "
-          f"and velocity of the 7-15-7 network written at every step; nothing else)")
+    print(f"floor  {floor_us(args.repeat):.2f} us/network-step for the momentum update alone (every "
+          f"weight and velocity of the 7-15-7 network written at every step; nothing else; "
+          f"compiled as the rules above were)")
+    if machine.forced() != "none":  # the rules ran on another CPU's code: say what this one does
+        out = subprocess.run([sys.executable, __file__, "--floor-only", "--repeat", str(args.repeat)],
+                             env=machine.clean_environment(), capture_output=True, text=True, check=True)
+        print(f"floor  {float(out.stdout):.2f} us/network-step compiled for this CPU ({host_cpu()}, "
+              f"a fresh process without {machine.forced()})")
     R = 8
     n = args.strings  # per network: long enough (about a second) that timer noise stays small
     times = {}

@@ -27,7 +27,9 @@ per batch, no padded steps: ``sequences.make_bucketed_batch``), with its arithme
 "computed": the same count without the output layer's operations at unscored steps,
 which the models skip (exactly: :func:`tempnets.tkrnn.output_loss_and_grad`); beside
 them, in the same run, the rate of a large float32 matrix product on one thread: this
-machine's practical peak.
+machine's practical peak, measured in a fresh process with the BLAS kernel the CPU would pick
+on its own (variables such as ``OPENBLAS_CORETYPE`` removed; see ``machine.py``), and the
+CPU's theoretical peak from its vector width and clock.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ import resource
 import numpy as np
 
 from tempnets import optim, rnn_baselines, sequences, tkrnn
+import machine
 from timing import best_time
 
 
@@ -107,13 +110,6 @@ def measure_book(repeat, n_updates):
               f"{1e3 * t_update / n_updates:.2f} ms (float64)")
 
 
-def peak_gflops(repeat, n=2048):
-    """GFLOP/s of an n x n by n x n float32 matrix product (2 n^3 operations), one thread."""
-    a = np.random.default_rng(0).standard_normal((n, n)).astype(np.float32)
-    t, _ = best_time(lambda: a @ a, repeat)
-    return 2 * n ** 3 / t / 1e9
-
-
 def paper_models():
     """The paper-size task and the TKRNN, parameter-matched LSTM and RNN (100 units, as
     the TKRNN) of ``tk-serial-recall``."""
@@ -130,8 +126,11 @@ def paper_models():
 
 def measure_updates(repeat, n_updates):
     task, models = paper_models()
-    peak = peak_gflops(repeat)
-    print(f"float32 matrix product 2048^3, one thread: {peak:.1f} GFLOP/s (the practical peak)")
+    peak, kernel = machine.blas_peak(repeat)
+    for line in machine.describe():
+        print(line)
+    print(f"float32 matrix product 2048^3, one thread, BLAS kernel {kernel} (chosen for this CPU, "
+          f"in a fresh process without the forcing variables): {peak:.1f} GFLOP/s (the practical peak)")
     samplers = {"padded": lambda g: sequences.make_batch(task, 64, g)[:3],
                 "bucketed": lambda g: sequences.make_bucketed_batch(task, 64, g)[:3]}
     for name, (params, loss_and_grad) in models.items():

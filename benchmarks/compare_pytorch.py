@@ -11,12 +11,15 @@ float64 and float32, one thread each: ours (:func:`tempnets.optim.train`) and Py
 (``torch.nn.LSTM`` + a linear read-out of ``[h_t, x_t]``, the same model as
 :func:`tempnets.rnn_baselines.lstm_loss_and_grad`; and the TKRNN written as a plain
 autograd loop of eqs. 6-9, since PyTorch has no TKRNN).  Times are the best of
-``--repeat`` runs of ``--updates`` updates each, all in one process.
+``--repeat`` runs of ``--updates`` updates each.  Each side of each comparison is timed in a
+fresh process of its own: whatever one side leaves behind in the process (the allocator's
+settings, a warm or fragmented heap, threads) cannot slow or speed the other.
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 
 import numpy as np
@@ -71,52 +74,81 @@ def torch_models(torch, I, H_tk, H_lstm, O):
     return {"LSTM": LSTM, "TKRNN": TKRNN}
 
 
+def paper_size():
+    """The task of ``tk-serial-recall`` at paper size, its input and output units and the
+    LSTM's hidden units (parameter-matched to a 100-unit TKRNN)."""
+    task = sequences.SerialRecall(32, 7, (50, 50))
+    I, O = task.n_in, task.n_out
+    return task, I, O, rnn_baselines.matched_hidden("lstm", I, O, tkrnn.n_params(I, 100, O))
+
+
+def time_one(side, name, dtype, repeat, updates):
+    """Milliseconds per update of ``name`` in ``dtype`` by ``side`` ("ours" or "pytorch")."""
+    task, I, O, H_lstm = paper_size()
+    x, target, mask, _, _ = sequences.make_batch(task, 64, rng=0)
+    if side == "ours":
+        params, loss_and_grad = {
+            "TKRNN": (tkrnn.init_params(I, 100, O, rng=0), tkrnn.tkrnn_loss_and_grad),
+            "LSTM": (rnn_baselines.lstm_init(I, H_lstm, O, rng=0), rnn_baselines.lstm_loss_and_grad),
+        }[name]
+        with optim.one_blas_thread():
+            def run(n):
+                return optim.train(loss_and_grad, params, lambda g: (x, target, mask), n, rng=0,
+                                   progress=False, dtype=dtype)
+
+            run(1)  # compile, or load the compiled kernels from numba's cache
+            return 1e3 * _best(lambda: run(updates), repeat) / updates
+    import torch
+
+    torch.set_num_threads(1)
+    tdtype = getattr(torch, dtype)
+    model = torch_models(torch, I, 100, H_lstm, O)[name]().to(tdtype)
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    tx, tt, tm = torch.tensor(x, dtype=tdtype), torch.tensor(target), torch.tensor(mask, dtype=tdtype)
+
+    def update():
+        for _ in range(updates):
+            opt.zero_grad()
+            logits = model(tx)
+            nll = torch.nn.functional.cross_entropy(logits.reshape(-1, O), tt.reshape(-1),
+                                                    reduction="none")
+            loss = (nll * tm.reshape(-1)).sum() / 64
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            opt.step()
+
+    _best(update, 1)  # warm up, as ours is
+    return 1e3 * _best(update, repeat) / updates
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--updates", type=int, default=10)
+    ap.add_argument("--one", nargs=3, metavar=("SIDE", "MODEL", "DTYPE"), help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.one:  # a child: time one side of one comparison and print its ms per update
+        print(time_one(*args.one, args.repeat, args.updates))
+        return 0
     try:
         import torch
     except ImportError:
         print("PyTorch is not installed: nothing to compare (pip install torch to run this).")
         return 0
-    torch.set_num_threads(1)
-    task = sequences.SerialRecall(32, 7, (50, 50))
-    I, O = task.n_in, task.n_out
-    H_lstm = rnn_baselines.matched_hidden("lstm", I, O, tkrnn.n_params(I, 100, O))
-    x, target, mask, _, _ = sequences.make_batch(task, 64, rng=0)
-    ours = {"TKRNN": (tkrnn.init_params(I, 100, O, rng=0), tkrnn.tkrnn_loss_and_grad),
-            "LSTM": (rnn_baselines.lstm_init(I, H_lstm, O, rng=0), rnn_baselines.lstm_loss_and_grad)}
-    theirs = torch_models(torch, I, 100, H_lstm, O)
+    H_lstm = paper_size()[3]
     print(f"PyTorch {torch.__version__}, one thread; batch 64, 65 steps; LSTM {H_lstm} units, "
-          f"TKRNN 100; ms per update (forward, backward, clip, Adam)")
+          f"TKRNN 100; ms per update (forward, backward, clip, Adam), each side timed in a fresh process")
+
+    def fresh(side, name, dtype):
+        out = subprocess.run([sys.executable, __file__, "--one", side, name, dtype, "--repeat",
+                              str(args.repeat), "--updates", str(args.updates)],
+                             capture_output=True, text=True, check=True)
+        return float(out.stdout.split()[-1])
+
     for name in ("TKRNN", "LSTM"):
-        for dtype, tdtype in (("float64", torch.float64), ("float32", torch.float32)):
-            params, loss_and_grad = ours[name]
-            with optim.one_blas_thread():
-                t_ours = _best(lambda: optim.train(loss_and_grad, params, lambda g: (x, target, mask),
-                                                   args.updates, rng=0, progress=False, dtype=dtype),
-                               args.repeat) / args.updates
-            model = theirs[name]().to(tdtype)
-            opt = torch.optim.Adam(model.parameters(), lr=1e-3)
-            tx = torch.tensor(x, dtype=tdtype)
-            tt = torch.tensor(target)
-            tm = torch.tensor(mask, dtype=tdtype)
-
-            def update():
-                for _ in range(args.updates):
-                    opt.zero_grad()
-                    logits = model(tx)
-                    nll = torch.nn.functional.cross_entropy(logits.reshape(-1, O), tt.reshape(-1),
-                                                            reduction="none")
-                    loss = (nll * tm.reshape(-1)).sum() / 64
-                    loss.backward()
-                    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-                    opt.step()
-
-            t_torch = _best(update, args.repeat) / args.updates
-            print(f"{name} {dtype}: ours {1e3 * t_ours:.1f} ms, PyTorch {1e3 * t_torch:.1f} ms "
+        for dtype in ("float64", "float32"):
+            t_ours, t_torch = fresh("ours", name, dtype), fresh("pytorch", name, dtype)
+            print(f"{name} {dtype}: ours {t_ours:.1f} ms, PyTorch {t_torch:.1f} ms "
                   f"(PyTorch / ours {t_torch / t_ours:.2f})")
     return 0
 
