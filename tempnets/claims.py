@@ -214,14 +214,13 @@ RUNS_TRIED = tuple(range(2, 31)) + tuple(range(35, 101, 5)) + tuple(range(120, 5
 
 def runs_needed(check: "Check", paper, design: Design):
     """The smallest number of runs per group (of :data:`RUNS_TRIED`) at which a claim with this
-    check and design could come out both ways, or ``None`` if none could (a count's threshold
-    is kept as the same share of the runs)."""
+    check and design could come out both ways, or ``None`` if none could.  A threshold on a
+    count of runs stays the same count, unless it is all the runs ("every run"), which it stays."""
     region = check.region(paper)
+    every = design.unit == "count" and design.sizes[0] in region
     for n in RUNS_TRIED:
         bigger = design.resized(n)
-        r = region
-        if design.unit == "count":
-            r = tuple(v * n / design.sizes[0] for v in region)
+        r = tuple(n if every and v == design.sizes[0] else v for v in region)
         if {True, False} <= _possible(r, bigger):
             return n
     return None
