@@ -207,8 +207,8 @@ def _possible(region, design: Design) -> set:
     return out or {None}
 
 
-RUNS_TRIED = tuple(range(2, 31)) + tuple(range(35, 101, 5)) + tuple(range(120, 501, 20)) \
-    + tuple(range(600, 2001, 100))
+RUNS_TRIED = tuple(range(2, 31)) + tuple(range(35, 101, 5)) + tuple(range(120, 301, 20)) \
+    + tuple(range(400, 1001, 100))
 """Numbers of runs :func:`runs_needed` tries, in order."""
 
 

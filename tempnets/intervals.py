@@ -96,23 +96,23 @@ class Design:
         """The same design with ``n`` runs in every group."""
         return Design(self.estimator, (int(n),) * len(self.sizes), self.bounds, self.unit, self.level)
 
-    def outcomes(self, limit: int = 2601) -> list:
-        """Every ``(value, interval)`` a discrete design can give (each ``k`` of ``n``; for a
-        difference every pair, or past ``limit`` pairs the edges and the diagonal of the grid)."""
+    def outcomes(self) -> list:
+        """Every ``(value, (low, high))`` a discrete design can give: each ``k`` of ``n`` (or each
+        pair, for a difference), on the design's scale (:func:`share`, :func:`share_difference`,
+        computed for all ``k`` at once: the same formulas, to the last bit or so)."""
         if not self.discrete:
             raise ValueError(f"a {self.estimator} design has no finite list of outcomes; see span()")
         c = self.scale
         if self.estimator == "share":
             n = self.sizes[0]
-            return [(c * k / n, tuple(c * v for v in share(k, n, self.level))) for k in range(n + 1)]
-        n1, n2 = self.sizes
-        pairs = {(k1, k2) for k1 in range(n1 + 1) for k2 in range(n2 + 1)} \
-            if (n1 + 1) * (n2 + 1) <= limit else \
-            {(k1, k2) for k1 in range(n1 + 1) for k2 in (0, n2)} \
-            | {(k1, k2) for k1 in (0, n1) for k2 in range(n2 + 1)} \
-            | {(round(i * n1 / max(n1, n2)), round(i * n2 / max(n1, n2))) for i in range(max(n1, n2) + 1)}
-        return [(c * (k1 / n1 - k2 / n2), tuple(c * v for v in share_difference(k1, n1, k2, n2, self.level)))
-                for k1, k2 in sorted(pairs)]
+            p, lo, hi = _wilson_all(n, self.level)
+            return list(zip((c * p).tolist(), zip((c * lo).tolist(), (c * hi).tolist())))
+        (p1, l1, u1), (p2, l2, u2) = (_wilson_all(n, self.level) for n in self.sizes)
+        p1, l1, u1 = p1[:, None], l1[:, None], u1[:, None]
+        d = p1 - p2
+        lo = d - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+        hi = d + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+        return list(zip((c * d).ravel().tolist(), zip((c * lo).ravel().tolist(), (c * hi).ravel().tolist())))
 
     def span(self):
         """For a continuous design: ``(low, high)``, the values the estimate takes with a
@@ -139,6 +139,17 @@ class Design:
                 "mean_difference": "difference of means", "median": "median",
                 "ratio_of_medians": "ratio of medians", "bootstrap": "bootstrap statistic"}[self.estimator]
         return f"{what} of {runs}" if len(self.sizes) == 1 else f"{what}, {runs}"
+
+
+def _wilson_all(n: int, level: float) -> tuple:
+    """``(k / n, low, high)`` as arrays over ``k = 0..n``: :func:`share` for every ``k`` at once."""
+    z = _z(level)
+    p = np.arange(n + 1) / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    lo, hi = np.maximum(0.0, centre - half), np.minimum(1.0, centre + half)
+    lo[0], hi[-1] = 0.0, 1.0
+    return p, lo, hi
 
 
 def _bounds(bounds) -> tuple:
