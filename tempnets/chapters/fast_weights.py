@@ -552,6 +552,7 @@ def _parking_claims(data, scale) -> claims.ClaimsTable:
           k - solved_rtrl[lr], claims.at_least(0), expected=_unless(why, EXPECT["parking-vs-rtrl"][scale]),
           interval=(n * lo, n * hi), not_tested=why,
           design=intervals.Design("share_difference", (n, n), unit="count"),
+          do_nothing=-solved_rtrl[lr],  # fast weights that solve nothing: a row RTRL at 0 makes vacuous
           note=f"(4): {k} of {n}; RTRL at rate {lr:g}: {solved_rtrl[lr]} (rates "
                + ", ".join(f"{r:g}: {solved_rtrl[r]}" for r in rates) + ", the best chosen on "
                f"these runs); 95% interval: Newcombe, {k} of {n} minus {solved_rtrl[lr]} of {n} runs")
