@@ -475,23 +475,26 @@ class ClaimsTable:
         """
         table = cls(title)
         for r in rows:
-            outcome = 0.5 if r["holds"] is None else float(bool(r["holds"]))
-            table.add(r["statement"], r["source"], r["paper"], r["ours"],
-                      Check("recorded", outcome, text=r["test"]),
-                      r["expected"], r.get("note", ""), r.get("interval"), r.get("not_tested", ""),
-                      kind=r.get("kind", "replication"))
+            got = r.get("shows") if r.get("undecidable") else r["holds"]
+            outcome = 0.5 if got is None else float(bool(got))
+            claim = table.add(r["statement"], r["source"], r["paper"], r["ours"],
+                              Check("recorded", outcome, text=r["test"]),
+                              r["expected"], r.get("note", ""), r.get("interval"), r.get("not_tested", ""),
+                              kind=r.get("kind", "replication"))
+            if r.get("undecidable"):  # as recorded: its design could not decide it
+                object.__setattr__(claim, "_undecidable", r["undecidable"])
         return table
 
     def rows(self) -> list[dict]:
-        """The table as plain records (for JSON output); ``not_tested``, ``undecidable``,
-        ``kind`` (a computation) and ``do_nothing`` only where set."""
+        """The table as plain records (for JSON output); ``not_tested``, ``undecidable`` (with
+        ``shows``, what the runs showed), ``kind`` (a computation) and ``do_nothing`` only where set."""
         return [
             {"statement": c.statement, "source": c.source, "paper": c.paper, "ours": c.ours,
              "test": c.check.describe(), "expected": c.expected, "holds": c.holds,
              "verdict": c.verdict, "note": c.note,
              "interval": None if c.interval is None else list(c.interval),
              **({"not_tested": c.not_tested} if c.not_tested else {}),
-             **({"undecidable": c.undecidable} if c.undecidable else {}),
+             **({"undecidable": c.undecidable, "shows": c.measured} if c.undecidable else {}),
              **({"kind": c.kind} if c.kind != "replication" else {}),
              **({"do_nothing": c.do_nothing} if c.do_nothing is not None else {})}
             for c in self.claims

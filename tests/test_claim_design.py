@@ -80,6 +80,9 @@ def test_undecidable_claim_is_shown_not_asserted_and_flagged_when_stated():
                     interval=I.count(9, 15))
     assert every.measured is False and every.holds is None
     assert every.verdict.endswith("shows: does not hold")
+    # a recorded row keeps its verdict
+    [again] = C.ClaimsTable.from_rows("t", C.ClaimsTable("t", [every]).rows()).claims
+    assert again.verdict == every.verdict and again.holds is None and again.category == every.category
 
 
 def test_decidable_claims_are_unchanged():
