@@ -28,7 +28,22 @@ Such a claim is made with ``not_tested="why"`` (e.g. ``"the LSTM, the control, s
 no string"``): it is shown with the verdict "not tested: why", its outcome is ``None``
 and it is never asserted.  Since whether the control learns is known only after the
 run, a chapter that states a verdict (``expected`` True or False) for it is flagged
-("NOT TESTED (stated: holds)"), as for an inconclusive one.
+("NOT TESTED (stated: holds)"), as for an inconclusive one.  :func:`control_gate` gives the
+reason for a claim whose control is not *decided and passing* (undecided is not enough), and a
+claim made with ``do_nothing=`` (the score of a network that learns nothing) is not tested when
+that score passes its test too: such a row says nothing of learning.
+
+Design (issue 32): a claim measured over runs carries the :class:`~tempnets.intervals.Design`
+of its estimate (the estimator, the runs per group, the range of one run's value), which the
+intervals of :mod:`tempnets.intervals` attach.  Before anything is trained,
+:func:`design_check` works out the verdicts the most and the least favourable outcomes the
+design allows would give; a claim that could not come out both "holds" and "does not hold" is
+**undecidable by design**: it is shown with its value ("shown, not decided: n = 2 cannot
+decide"), its outcome is ``None``, it is never asserted, and a stated verdict is flagged.
+
+Computations: a row that holds for any network (a property of a sampler, an exact count, an
+identity) is made with ``kind="computation"``: it checks the code, not the paper, and is shown
+in its own group below the replications and counted apart (:meth:`ClaimsTable.counts`).
 """
 
 from __future__ import annotations
@@ -38,6 +53,8 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from .intervals import Design
 
 
 @dataclass(frozen=True)
@@ -162,6 +179,90 @@ def is_true() -> Check:
     return Check("true")
 
 
+def _decide(region, interval):
+    """The outcome of an interval against the values that pass, ``region`` (as :meth:`Check.outcome`)."""
+    (a, b), (lo, hi) = region, interval
+    if a <= lo and hi <= b:
+        return True
+    if hi < a or lo > b:
+        return False
+    return None
+
+
+def _possible(region, design: Design) -> set:
+    """The outcomes (``True``, ``False``, ``None``) a claim whose passing values are ``region``
+    can have under ``design``: over every outcome of a discrete design, or, for a continuous
+    one, over the runs that all give one value (the extremes, with a zero-width interval)."""
+    if design.discrete:
+        return {_decide(region, iv) for _, iv in design.outcomes()}
+    span = design.span()
+    if span is None:
+        return {None}
+    (a, b), (lo, hi) = region, span
+    out = set()
+    if max(a, lo) <= min(b, hi):
+        out.add(True)
+    if lo < a or hi > b:
+        out.add(False)
+    return out or {None}
+
+
+RUNS_TRIED = tuple(range(2, 31)) + tuple(range(35, 101, 5)) + tuple(range(120, 301, 20)) \
+    + tuple(range(400, 1001, 100))
+"""Numbers of runs :func:`runs_needed` tries, in order."""
+
+
+def runs_needed(check: "Check", paper, design: Design):
+    """The smallest number of runs per group (of :data:`RUNS_TRIED`) at which a claim with this
+    check and design could come out both ways, or ``None`` if none could.  A threshold on a
+    count of runs stays the same count, unless it is all the runs ("every run"), which it stays."""
+    region = check.region(paper)
+    every = design.unit == "count" and design.sizes[0] in region
+    for n in RUNS_TRIED:
+        bigger = design.resized(n)
+        r = tuple(n if every and v == design.sizes[0] else v for v in region)
+        if {True, False} <= _possible(r, bigger):
+            return n
+    return None
+
+
+def design_check(check: "Check", paper, design: Design | None) -> str:
+    """``""`` if a claim with this check and design can come out both "holds" and "does not
+    hold"; else why not (the claim is **undecidable by design**), e.g.
+    ``"n = 3 cannot decide (it could only fail; n >= 6 could)"``.
+
+    Nothing is trained: the verdicts are those of the most and the least favourable outcomes
+    the design allows (all runs succeed or none; the two groups as far apart as the values
+    allow).  A claim without a design (one measured value, a yes/no) is taken as decidable."""
+    if design is None or check.kind in ("true", "recorded"):
+        return ""
+    possible = _possible(check.region(paper), design)
+    if {True, False} <= possible:
+        return ""
+    n = design.sizes[0] if len(set(design.sizes)) == 1 else " + ".join(map(str, design.sizes))
+    how = ("its interval can never clear the test" if possible == {None}
+           else "it could only hold" if True in possible else "it could only fail")
+    need = runs_needed(check, paper, design)
+    more = (f"n >= {need} per group could" if need and len(design.sizes) > 1 else
+            f"n >= {need} could" if need else f"no n up to {RUNS_TRIED[-1]} could")
+    return f"n = {n} cannot decide ({how}; {more})"
+
+
+def control_gate(*controls) -> str:
+    """Why a claim that rests on ``controls`` (claims: a baseline that must learn, a network that
+    must beat doing nothing) is not tested: ``""`` when every control is decided and holds,
+    else the first one that is not, with its verdict.  For ``not_tested=``."""
+    for c in controls:
+        if c.holds is not True:
+            state = {False: "does not hold", None: "is undecided"}[c.holds]
+            if c.not_tested:
+                state = "is not tested"
+            elif c.undecidable:
+                state = "is undecidable by design"
+            return f"its control ('{c.statement}') {state}"
+    return ""
+
+
 def _fmt_interval(interval) -> str:
     return "[" + ", ".join("∞" if v == math.inf else "−∞" if v == -math.inf else f"{v:.3g}"
                            for v in interval) + "]"
@@ -170,8 +271,20 @@ def _fmt_interval(interval) -> str:
 OUTCOMES = {True: "holds", False: "does not hold", None: "inconclusive at this scale"}
 """The words for a claim's outcome."""
 
+UNDECIDABLE = "shown, not decided"
+"""The verdict's opening words for a claim undecidable by design (see :func:`design_check`)."""
+
+KINDS = ("replication", "computation")
+"""What a claim is: a replication of the paper, or a computation that holds for any network."""
+
+CATEGORIES = ("holds", "does not hold", "inconclusive", "undecidable by design", "not tested")
+"""How a claim is counted (:attr:`Claim.category`)."""
+
 NOT_TESTED = "not tested"
 """The outcome of a claim whose control failed (see the module docstring)."""
+
+COMPUTATIONS = "Checks of the code (true of any network; not counted as replications)"
+"""The heading of a table's computations (``kind="computation"``)."""
 
 
 def _fmt(x) -> str:
@@ -212,6 +325,15 @@ class Claim:
     not_tested : str
         Empty, or why this run cannot test the claim (its control learned nothing): the
         claim is then shown as "not tested: <reason>" and never asserted.
+    design : tempnets.intervals.Design or None
+        How ``ours`` is estimated from runs; taken from ``interval`` when it carries one.
+        A claim that could not come out both ways is undecidable by design (:func:`design_check`).
+    kind : str
+        ``"replication"`` (default) or ``"computation"``: a row that holds for any network
+        (a sampler's property, an exact count or identity), shown and counted apart.
+    do_nothing : float or None
+        The value ``ours`` takes for a network that learns nothing (for a comparison with a
+        baseline).  Shown with the test; when it passes the test too, the claim is not tested.
     """
 
     statement: str
@@ -223,6 +345,9 @@ class Claim:
     note: str = ""
     interval: tuple | None = None
     not_tested: str = ""
+    design: Design | None = None
+    kind: str = "replication"
+    do_nothing: float | None = None
 
     def __post_init__(self):
         if not isinstance(self.not_tested, str):
@@ -231,6 +356,14 @@ class Claim:
         if self.expected not in (True, False, None):
             raise ValueError(f"claim {self.statement!r}: expected must be True, False or None, "
                              f"got {self.expected!r}")
+        if self.kind not in KINDS:
+            raise ValueError(f"claim {self.statement!r}: kind must be one of {', '.join(KINDS)}, "
+                             f"got {self.kind!r}")
+        if self.design is None and getattr(self.interval, "design", None) is not None:
+            object.__setattr__(self, "design", self.interval.design)
+        if self.design is not None and not isinstance(self.design, Design):
+            raise TypeError(f"claim {self.statement!r}: design must be a tempnets.intervals.Design, "
+                            f"got {self.design!r}")
         if self.interval is not None:
             object.__setattr__(self, "interval", tuple(float(v) for v in self.interval))
         if not isinstance(self.check, Check):
@@ -240,14 +373,43 @@ class Claim:
                 f"claim {self.statement!r}: check '{self.check.describe()}' compares with the "
                 f"paper's value, which must be a number, got {self.paper!r}"
             )
+        if self.do_nothing is not None:
+            object.__setattr__(self, "do_nothing", _number("do_nothing", self.do_nothing))
+            if not self.not_tested and self.check.holds(self.do_nothing, self.paper):
+                object.__setattr__(self, "not_tested", f"a network that learns nothing "
+                                   f"({_fmt(self.do_nothing)}) passes this test too")
+        object.__setattr__(self, "_undecidable", design_check(self.check, self.paper, self.design))
+
+    @property
+    def undecidable(self) -> str:
+        """``""``, or why the claim's design cannot decide it (:func:`design_check`)."""
+        return self._undecidable
+
+    @property
+    def measured(self):
+        """The outcome of the check on our value and interval, whatever the design allows
+        (``None``: inconclusive or not tested)."""
+        if self.not_tested:
+            return None
+        return self.check.outcome(self.ours, self.paper, self.interval)
+
+    @property
+    def category(self) -> str:
+        """How the claim counts (:data:`CATEGORIES`)."""
+        if self.not_tested:
+            return "not tested"
+        if self.undecidable:
+            return "undecidable by design"
+        return {True: "holds", False: "does not hold", None: "inconclusive"}[self.holds]
 
     @property
     def holds(self):
         """Whether our value passes the check: ``True``, ``False``, or ``None`` when its
-        interval straddles the threshold (inconclusive) or the claim is not tested."""
-        if self.not_tested:
+        interval straddles the threshold (inconclusive), the claim is not tested, or its design
+        cannot decide it (:attr:`undecidable`)."""
+        if self.undecidable:
             return None
-        return self.check.outcome(self.ours, self.paper, self.interval)
+        return self.measured
 
     @property
     def verdict(self) -> str:
@@ -258,6 +420,11 @@ class Claim:
             if self.expected is None:
                 return f"{NOT_TESTED}: {self.not_tested}"
             return "NOT TESTED (stated: " + ("holds)" if self.expected else "does not hold)")
+        if self.undecidable:
+            if self.expected is None:
+                shows = {True: "holds", False: "does not hold", None: "inconclusive"}[self.measured]
+                return f"{UNDECIDABLE}: {self.undecidable}; shows: {shows}"
+            return "UNDECIDABLE BY DESIGN (stated: " + ("holds)" if self.expected else "does not hold)")
         got = self.holds
         if self.expected is None:
             return OUTCOMES[got]
@@ -272,7 +439,7 @@ class Claim:
         """The outcome is the one the chapter states (always, for a claim it does not assert)."""
         if self.expected is None:
             return True
-        return not self.not_tested and self.holds == self.expected
+        return not self.not_tested and not self.undecidable and self.holds == self.expected
 
 
 class ClaimFailed(AssertionError):
@@ -291,9 +458,10 @@ class ClaimsTable:
     (:func:`tempnets.experiments.robustness`), shown as a column."""
 
     def add(self, statement, source, paper, ours, check, expected=True, note="",
-            interval=None, not_tested="") -> Claim:
+            interval=None, not_tested="", design=None, kind="replication", do_nothing=None) -> Claim:
         """Create a :class:`Claim` (same parameters), append it and return it."""
-        claim = Claim(statement, source, paper, ours, check, expected, note, interval, not_tested)
+        claim = Claim(statement, source, paper, ours, check, expected, note, interval, not_tested,
+                      design, kind, do_nothing)
         self.claims.append(claim)
         return claim
 
@@ -307,22 +475,48 @@ class ClaimsTable:
         """
         table = cls(title)
         for r in rows:
-            outcome = 0.5 if r["holds"] is None else float(bool(r["holds"]))
-            table.add(r["statement"], r["source"], r["paper"], r["ours"],
-                      Check("recorded", outcome, text=r["test"]),
-                      r["expected"], r.get("note", ""), r.get("interval"), r.get("not_tested", ""))
+            got = r.get("shows") if r.get("undecidable") else r["holds"]
+            outcome = 0.5 if got is None else float(bool(got))
+            claim = table.add(r["statement"], r["source"], r["paper"], r["ours"],
+                              Check("recorded", outcome, text=r["test"]),
+                              r["expected"], r.get("note", ""), r.get("interval"), r.get("not_tested", ""),
+                              kind=r.get("kind", "replication"))
+            if r.get("undecidable"):  # as recorded: its design could not decide it
+                object.__setattr__(claim, "_undecidable", r["undecidable"])
         return table
 
     def rows(self) -> list[dict]:
-        """The table as plain records (for JSON output); ``not_tested`` only where set."""
+        """The table as plain records (for JSON output); ``not_tested``, ``undecidable`` (with
+        ``shows``, what the runs showed), ``kind`` (a computation) and ``do_nothing`` only where set."""
         return [
             {"statement": c.statement, "source": c.source, "paper": c.paper, "ours": c.ours,
              "test": c.check.describe(), "expected": c.expected, "holds": c.holds,
              "verdict": c.verdict, "note": c.note,
              "interval": None if c.interval is None else list(c.interval),
-             **({"not_tested": c.not_tested} if c.not_tested else {})}
+             **({"not_tested": c.not_tested} if c.not_tested else {}),
+             **({"undecidable": c.undecidable, "shows": c.measured} if c.undecidable else {}),
+             **({"kind": c.kind} if c.kind != "replication" else {}),
+             **({"do_nothing": c.do_nothing} if c.do_nothing is not None else {})}
             for c in self.claims
         ]
+
+    def counts(self, kind: str = "replication") -> dict:
+        """How many claims of ``kind`` fall in each of :data:`CATEGORIES`."""
+        out = dict.fromkeys(CATEGORIES, 0)
+        for c in self.claims:
+            if c.kind == kind:
+                out[c.category] += 1
+        return out
+
+    def undecidable(self) -> list[Claim]:
+        """The claims whose design cannot decide them (:func:`design_check`)."""
+        return [c for c in self.claims if c.undecidable]
+
+    def _groups(self) -> list:
+        """``(heading or None, claims)``: the replications, then the computations under a heading."""
+        reps = [c for c in self.claims if c.kind == "replication"]
+        comps = [c for c in self.claims if c.kind == "computation"]
+        return [(None, reps)] + ([(COMPUTATIONS, comps)] if comps else [])
 
     def with_robustness(self, counts: dict) -> "ClaimsTable":
         """This table with a column "over seeds" from a robustness record's ``counts``
@@ -361,8 +555,12 @@ class ClaimsTable:
 
     def _cells(self, c: Claim) -> tuple:
         ours = _fmt(c.ours) + ("" if c.interval is None else " " + _fmt_interval(c.interval))
+        test = c.check.describe() + ("" if c.do_nothing is None else
+                                     f"; doing nothing: {_fmt(c.do_nothing)}")
+        if c.design is not None:
+            test += f" ({c.design.describe()})"
         cells = (c.statement + (f" ({c.note})" if c.note else ""), c.source, _fmt(c.paper),
-                 ours, c.check.describe(), c.verdict)
+                 ours, test, c.verdict)
         return cells + ((self.seeds_cell(c),) if self.robustness else ())
 
     def __str__(self) -> str:
@@ -371,14 +569,18 @@ class ClaimsTable:
         widths = [min(max(len(r[i]) for r in rows), 60 if i == 0 else 40) for i in range(len(head))]
         fmt = lambda r: "  ".join(s[:w].ljust(w) for s, w in zip(r, widths)).rstrip()
         lines = [self.title, fmt(rows[0]), "  ".join("-" * w for w in widths)]
-        return "\n".join(lines + [fmt(r) for r in rows[1:]])
+        for heading, group in self._groups():
+            lines += [heading] if heading else []
+            lines += [fmt(self._cells(c)) for c in group]
+        return "\n".join(lines)
 
     # Row colours by verdict (a claim reported as not holding is not green), with a legend.
     _COLOURS = {"holds": "#e6f4ea", "does not hold (reported)": "#fff3cd",
                 "does not hold": "#fff3cd", "inconclusive at this scale": "#e9ecef",
-                NOT_TESTED: "#e7eef8", "FAILS": "#f8d7da"}
+                UNDECIDABLE: "#f1e9f7", NOT_TESTED: "#e7eef8", "FAILS": "#f8d7da"}
     _LEGEND = (("holds", "holds"), ("does not hold (reported)", "does not hold, as the chapter reports"),
                ("inconclusive at this scale", "inconclusive: the interval straddles the threshold"),
+               (UNDECIDABLE, "shown, not decided: too few runs for any outcome to decide it"),
                (NOT_TESTED, "not tested: the run cannot test it (its control learned nothing, "
                             "or what it is about never happened)"),
                ("FAILS", "not what the chapter's text says: with your own seed or settings this "
@@ -387,24 +589,31 @@ class ClaimsTable:
     def _colour(self, c: Claim) -> str:
         if c.as_expected and c.not_tested:
             return self._COLOURS[NOT_TESTED]
+        if c.as_expected and c.undecidable:
+            return self._COLOURS[UNDECIDABLE]
         return self._COLOURS.get(c.verdict, self._COLOURS["FAILS"])
 
     def _repr_html_(self) -> str:
         pad = "padding:0.3em 0.6em;text-align:left;vertical-align:top;border:1px solid #ddd"
         swatch = "display:inline-block;width:0.9em;height:0.9em;margin:0 0.3em 0 0.9em;" \
                  "border:1px solid #999;vertical-align:middle;background:"
-        shown = lambda v: v != NOT_TESTED or any(c.not_tested for c in self.claims)  # noqa: E731
+        shown = lambda v: (v != NOT_TESTED or any(c.not_tested for c in self.claims)) and \
+            (v != UNDECIDABLE or any(c.undecidable for c in self.claims))  # noqa: E731
         legend = "".join(f"<span style='{swatch}{self._COLOURS[v]}'></span>{html.escape(text)}"
                          for v, text in self._LEGEND if shown(v))
         out = ["<table class='tempnets-claims' style='border-collapse:collapse;margin:0.5em 0'>",
                f"<caption style='caption-side:top;text-align:left;padding:0.3em 0'>"
                f"<strong>{html.escape(self.title)}</strong><br><small>{legend}</small></caption><thead><tr>"]
         out += [f"<th style='{pad}'>{h}</th>" for h in self._head] + ["</tr></thead><tbody>"]
-        for c in self.claims:
-            out.append(f"<tr style='background:{self._colour(c)}'>")
-            cells = [html.escape(s) for s in self._cells(c)]
-            if not c.as_expected:
-                cells[-1] = f"<strong>{cells[-1]}</strong>"
-            out += [f"<td style='{pad}'>{s}</td>" for s in cells] + ["</tr>"]
+        for heading, group in self._groups():
+            if heading:
+                out.append(f"<tr><td colspan='{len(self._head)}' style='{pad};background:#fafafa'>"
+                           f"<em>{html.escape(heading)}</em></td></tr>")
+            for c in group:
+                out.append(f"<tr style='background:{self._colour(c)}'>")
+                cells = [html.escape(s) for s in self._cells(c)]
+                if not c.as_expected:
+                    cells[-1] = f"<strong>{cells[-1]}</strong>"
+                out += [f"<td style='{pad}'>{s}</td>" for s in cells] + ["</tr>"]
         out.append("</tbody></table>")
         return "".join(out)

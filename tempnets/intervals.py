@@ -16,6 +16,11 @@ result when its interval lies on one side (:class:`tempnets.claims.Claim`,
   criterion (their value is ``inf``: the interval's order statistics are then
   ``inf`` too), distribution-free from the binomial distribution.
 
+Each returns an :class:`Interval`: a plain ``(low, high)`` tuple that also carries its
+:class:`Design` (the estimator, the runs per group, the range one run's value can take), so
+that :class:`tempnets.claims.Claim` can ask, before anything is trained, whether the claim
+could come out both ways (:meth:`Design.span`, :meth:`Design.outcomes`).
+
 References: Wilson (1927); Newcombe (1998), *Statistics in Medicine* 17, 873-890,
 method 10; Conover, *Practical Nonparametric Statistics*, §3.2 (quantiles).
 """
@@ -23,12 +28,152 @@ method 10; Conover, *Practical Nonparametric Statistics*, §3.2 (quantiles).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
 
 LEVEL = 0.95
 """Confidence level of every interval in the book."""
+
+
+UNITS = {"share": "a share of runs", "count": "a count of runs", "percent": "a percentage of runs"}
+"""How a share (or a difference of shares) is reported: as a share, a count of runs, a percentage."""
+
+ESTIMATORS = ("share", "share_difference", "mean", "mean_difference", "median", "ratio_of_medians",
+              "bootstrap")
+"""The estimators a :class:`Design` knows (those of this module)."""
+
+
+@dataclass(frozen=True)
+class Design:
+    """How a claim's value is estimated from runs, known before any run is made.
+
+    Parameters
+    ----------
+    estimator : str
+        One of :data:`ESTIMATORS`.
+    sizes : tuple of int
+        Runs per group (one group, or two for a difference or a ratio).
+    bounds : (float, float)
+        The values one run's measurement can take (a score in % is ``(0, 100)``); a share's
+        are implied.  Unbounded unless stated.
+    unit : str
+        For a share or a difference of shares: ``"share"``, ``"count"`` (times the runs)
+        or ``"percent"`` (:data:`UNITS`).
+    level : float
+        The interval's confidence level.
+    """
+
+    estimator: str
+    sizes: tuple
+    bounds: tuple = (-math.inf, math.inf)
+    unit: str = "share"
+    level: float = LEVEL
+
+    def __post_init__(self):
+        if self.estimator not in ESTIMATORS:
+            raise ValueError(f"estimator must be one of {', '.join(ESTIMATORS)}, got {self.estimator!r}")
+        sizes = tuple(int(n) for n in np.atleast_1d(self.sizes))
+        if not sizes or min(sizes) < 1:
+            raise ValueError(f"sizes must be one or more numbers of runs >= 1, got {self.sizes!r}")
+        object.__setattr__(self, "sizes", sizes)
+        object.__setattr__(self, "bounds", _bounds(self.bounds))
+        if self.unit not in UNITS:
+            raise ValueError(f"unit must be one of {', '.join(UNITS)}, got {self.unit!r}")
+
+    @property
+    def discrete(self) -> bool:
+        """Whether the estimate can take only finitely many values (a share: ``k`` of ``n``)."""
+        return self.estimator in ("share", "share_difference")
+
+    @property
+    def scale(self) -> float:
+        """What a share is multiplied by as reported (1, the runs, or 100)."""
+        return {"share": 1.0, "count": float(self.sizes[0]), "percent": 100.0}[self.unit]
+
+    def resized(self, n: int) -> "Design":
+        """The same design with ``n`` runs in every group."""
+        return Design(self.estimator, (int(n),) * len(self.sizes), self.bounds, self.unit, self.level)
+
+    def outcomes(self) -> list:
+        """Every ``(value, (low, high))`` a discrete design can give: each ``k`` of ``n`` (or each
+        pair, for a difference), on the design's scale (:func:`share`, :func:`share_difference`,
+        computed for all ``k`` at once: the same formulas, to the last bit or so)."""
+        if not self.discrete:
+            raise ValueError(f"a {self.estimator} design has no finite list of outcomes; see span()")
+        c = self.scale
+        if self.estimator == "share":
+            n = self.sizes[0]
+            p, lo, hi = _wilson_all(n, self.level)
+            return list(zip((c * p).tolist(), zip((c * lo).tolist(), (c * hi).tolist())))
+        (p1, l1, u1), (p2, l2, u2) = (_wilson_all(n, self.level) for n in self.sizes)
+        p1, l1, u1 = p1[:, None], l1[:, None], u1[:, None]
+        d = p1 - p2
+        lo = d - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+        hi = d + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+        return list(zip((c * d).ravel().tolist(), zip((c * lo).ravel().tolist(), (c * hi).ravel().tolist())))
+
+    def span(self):
+        """For a continuous design: ``(low, high)``, the values the estimate takes with a
+        zero-width interval when every run of a group gives the same value (the most and the
+        least favourable outcomes); ``None`` when no outcome bounds the interval (too few runs)."""
+        if self.discrete:
+            raise ValueError(f"a {self.estimator} design has a finite list of outcomes; see outcomes()")
+        lo, hi = self.bounds
+        if self.estimator == "mean":
+            return (lo, hi) if self.sizes[0] >= 2 else None
+        if self.estimator == "mean_difference":
+            return (lo - hi, hi - lo) if min(self.sizes) >= 2 else None
+        if self.estimator == "median":
+            return (lo, hi) if _median_rank(self.sizes[0], self.level) > 0 else None
+        if self.estimator == "ratio_of_medians":
+            return (0.0, math.inf) if lo >= 0 else (-math.inf, math.inf)
+        return (lo, hi)
+
+    def describe(self) -> str:
+        """E.g. ``"share of 3 runs"``, ``"difference of means, 2 and 2 runs"``."""
+        runs = " and ".join(str(n) for n in self.sizes) + (" run" if self.sizes == (1,) else " runs")
+        what = {"share": UNITS[self.unit].replace("a ", "", 1).replace(" of runs", ""),
+                "share_difference": "difference of shares", "mean": "mean",
+                "mean_difference": "difference of means", "median": "median",
+                "ratio_of_medians": "ratio of medians", "bootstrap": "bootstrap statistic"}[self.estimator]
+        return f"{what} of {runs}" if len(self.sizes) == 1 else f"{what}, {runs}"
+
+
+def _wilson_all(n: int, level: float) -> tuple:
+    """``(k / n, low, high)`` as arrays over ``k = 0..n``: :func:`share` for every ``k`` at once."""
+    z = _z(level)
+    p = np.arange(n + 1) / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    lo, hi = np.maximum(0.0, centre - half), np.minimum(1.0, centre + half)
+    lo[0], hi[-1] = 0.0, 1.0
+    return p, lo, hi
+
+
+def _bounds(bounds) -> tuple:
+    """``bounds`` as ``(low, high)`` floats (``None``: unbounded), or a ``ValueError``."""
+    if bounds is None:
+        return (-math.inf, math.inf)
+    try:
+        lo, hi = (float(v) for v in bounds)
+    except (TypeError, ValueError):
+        raise ValueError(f"bounds must be (low, high), two numbers, got {bounds!r}") from None
+    if math.isnan(lo) or math.isnan(hi) or lo > hi:
+        raise ValueError(f"bounds must be (low, high) with low <= high, got {bounds!r}")
+    return (lo, hi)
+
+
+class Interval(tuple):
+    """``(low, high)``: a plain tuple of two floats that also carries its :class:`Design`
+    (``.design``), which a :class:`tempnets.claims.Claim` takes to check, before anything is
+    trained, that the claim can come out either way."""
+
+    def __new__(cls, low, high, design: Design | None = None):
+        self = super().__new__(cls, (float(low), float(high)))
+        self.design = design
+        return self
 
 
 def _z(level: float) -> float:
@@ -54,19 +199,19 @@ def share(k: int, n: int, level: float = LEVEL) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
     lo, hi = max(0.0, centre - half), min(1.0, centre + half)
-    return (0.0 if k == 0 else lo, 1.0 if k == n else hi)
+    return Interval(0.0 if k == 0 else lo, 1.0 if k == n else hi, Design("share", (n,), level=level))
 
 
 def count(k: int, n: int, level: float = LEVEL) -> tuple[float, float]:
     """Wilson interval of ``k`` of ``n`` runs on the scale of the count (``n`` times :func:`share`)."""
     lo, hi = share(k, n, level)
-    return (n * lo, n * hi)
+    return Interval(n * lo, n * hi, Design("share", (int(n),), unit="count", level=level))
 
 
 def percent(k: int, n: int, level: float = LEVEL) -> tuple[float, float]:
     """Wilson interval of ``k`` of ``n`` runs as a percentage (100 times :func:`share`)."""
     lo, hi = share(k, n, level)
-    return (100 * lo, 100 * hi)
+    return Interval(100 * lo, 100 * hi, Design("share", (int(n),), unit="percent", level=level))
 
 
 def share_note(k: int, n: int, what: str = "runs") -> str:
@@ -81,55 +226,72 @@ def share_difference(k1: int, n1: int, k2: int, n2: int, level: float = LEVEL) -
     l1, u1 = share(k1, n1, level)
     l2, u2 = share(k2, n2, level)
     d = p1 - p2
-    return (d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2),
-            d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2))
+    return Interval(d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2),
+                    d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2),
+                    Design("share_difference", (int(n1), int(n2)), level=level))
 
 
-def mean(x, level: float = LEVEL) -> tuple[float, float]:
-    """Student's t interval for the mean of the run values ``x`` (infinite for one run)."""
+def mean(x, level: float = LEVEL, bounds=None) -> tuple[float, float]:
+    """Student's t interval for the mean of the run values ``x`` (infinite for one run).
+
+    ``bounds``: the values one run can take (e.g. ``(0, 100)`` for a score in %), for the
+    interval's :class:`Design`; unbounded when not given."""
     a = _runs(x, "mean")
+    design = Design("mean", (a.size,), _bounds(bounds), level=level)
     if a.size < 2 or not np.isfinite(a).all():
-        return (-math.inf, math.inf)
+        return Interval(-math.inf, math.inf, design)
     m, se = float(a.mean()), float(a.std(ddof=1)) / math.sqrt(a.size)
     t = float(stats.t.ppf(0.5 + level / 2, a.size - 1))
-    return (m - t * se, m + t * se)
+    return Interval(m - t * se, m + t * se, design)
 
 
-def mean_difference(x, y, level: float = LEVEL) -> tuple[float, float]:
-    """Welch's t interval for ``mean(x) - mean(y)`` (independent runs, unequal variances)."""
+def mean_difference(x, y, level: float = LEVEL, bounds=None) -> tuple[float, float]:
+    """Welch's t interval for ``mean(x) - mean(y)`` (independent runs, unequal variances);
+    ``bounds`` as in :func:`mean` (of one run's value, not of the difference)."""
     a, b = _runs(x, "mean_difference"), _runs(y, "mean_difference")
+    design = Design("mean_difference", (a.size, b.size), _bounds(bounds), level=level)
     if a.size < 2 or b.size < 2 or not (np.isfinite(a).all() and np.isfinite(b).all()):
-        return (-math.inf, math.inf)
+        return Interval(-math.inf, math.inf, design)
     va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
     d = float(a.mean() - b.mean())
     if va + vb == 0:
-        return (d, d)
+        return Interval(d, d, design)
     df = (va + vb) ** 2 / (va ** 2 / (a.size - 1) + vb ** 2 / (b.size - 1))
     half = float(stats.t.ppf(0.5 + level / 2, df)) * math.sqrt(va + vb)
-    return (d - half, d + half)
+    return Interval(d - half, d + half, design)
 
 
-def median(x, level: float = LEVEL) -> tuple[float, float]:
+def median(x, level: float = LEVEL, bounds=None) -> tuple[float, float]:
     """Distribution-free interval for the median: order statistics ``x_(j) <= x_(k)`` with
     ``P(j <= B < k) >= level`` for ``B ~ Binomial(n, 1/2)``, as narrow and as central as that allows.
 
     Runs that never reached criterion may be given as ``inf`` (their value is only
     known to exceed the cap); a bound that falls on one of them is ``inf``.  With too
-    few runs for the level (``n < 6`` at 95%) the interval is unbounded.
+    few runs for the level (``n < 6`` at 95%) the interval is unbounded.  ``bounds`` as in
+    :func:`mean`.
     """
     a = np.sort(_runs(x, "median"))
     n = a.size
+    design = Design("median", (n,), _bounds(bounds), level=level)
+    j = _median_rank(n, level)
+    if j == 0:
+        return Interval(-math.inf, math.inf, design)
+    lo, hi = a[j - 1], a[n - j]  # x_(j) and x_(n - j + 1), 1-based
+    return Interval(float(lo), float(hi), design)
+
+
+def _median_rank(n: int, level: float) -> int:
+    """The largest ``j`` with ``P(B <= j - 1) <= alpha``, ``B ~ Binomial(n, 1/2)``: the order
+    statistics ``[x_(j), x_(n-j+1)]`` cover the median with at least ``level``; 0 if none do."""
     alpha = (1 - level) / 2
-    j = 0  # the largest j with P(B <= j - 1) <= alpha: [x_(j), x_(n-j+1)] covers >= level
+    j = 0
     while j + 1 <= n // 2 and stats.binom.cdf(j, n, 0.5) <= alpha:
         j += 1
-    if j == 0:
-        return (-math.inf, math.inf)
-    lo, hi = a[j - 1], a[n - j]  # x_(j) and x_(n - j + 1), 1-based
-    return (float(lo), float(hi))
+    return j
 
 
-def bootstrap(statistic, *samples, n_resamples: int = 2000, level: float = LEVEL) -> tuple[float, float]:
+def bootstrap(statistic, *samples, n_resamples: int = 2000, level: float = LEVEL,
+              estimator: str = "bootstrap", bounds=None) -> tuple[float, float]:
     """Percentile bootstrap interval of ``statistic(*samples)`` (each sample resampled with
     replacement, independently), for statistics without a formula: a ratio of medians, say.
 
@@ -139,6 +301,7 @@ def bootstrap(statistic, *samples, n_resamples: int = 2000, level: float = LEVEL
     ``inf / inf``) the interval is unbounded.
     """
     arrays = [_runs(s, "bootstrap") for s in samples]
+    design = Design(estimator, tuple(a.size for a in arrays), _bounds(bounds), level=level)
     gen = np.random.default_rng(0)
     values = np.empty(n_resamples)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -146,13 +309,15 @@ def bootstrap(statistic, *samples, n_resamples: int = 2000, level: float = LEVEL
             values[i] = statistic(*(a[gen.integers(0, a.size, a.size)] for a in arrays))
     alpha = (1 - level) / 2
     if np.isnan(values).mean() > alpha:
-        return (-math.inf, math.inf)
+        return Interval(-math.inf, math.inf, design)
     values = np.sort(np.where(np.isnan(values), np.inf, values))  # undefined: to the top tail
     lo = values[int(math.floor(alpha * (n_resamples - 1)))]
     hi = values[int(math.ceil((1 - alpha) * (n_resamples - 1)))]
-    return (float(lo), float(hi))
+    return Interval(float(lo), float(hi), design)
 
 
 def ratio_of_medians(x, y, level: float = LEVEL) -> tuple[float, float]:
-    """Bootstrap interval of ``median(x) / median(y)`` (e.g. how many times slower one model is)."""
-    return bootstrap(lambda a, b: np.median(a) / np.median(b), x, y, level=level)
+    """Bootstrap interval of ``median(x) / median(y)`` (e.g. how many times slower one model is;
+    the runs' values are taken as positive, so the ratio's design spans ``(0, inf)``)."""
+    return bootstrap(lambda a, b: np.median(a) / np.median(b), x, y, level=level,
+                     estimator="ratio_of_medians", bounds=(0.0, math.inf))

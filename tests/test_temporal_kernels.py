@@ -223,7 +223,10 @@ def test_the_recorded_35_bit_run_has_its_control_learn_and_decides_nothing_with_
     runs = result.data["models"]["LSTM"]["runs"]
     assert len(runs) == 3 and all(r["updates_to_criterion"] is not None for r in runs)
     assert not any(c.not_tested for c in result.claims.claims)
-    assert {c.verdict for c in result.claims.claims} == {"inconclusive at this scale"}
+    # (issue 32) the shares of 3 networks cannot decide even before the run: shown, not decided
+    assert all(c.verdict == "inconclusive at this scale"
+               or c.verdict.startswith("shown, not decided: n = 3 cannot decide")
+               for c in result.claims.claims)
     assert tk.sizes_of(result.data).recipes == tk.SIZES["paper"].recipes
 
 

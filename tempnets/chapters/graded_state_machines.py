@@ -343,7 +343,7 @@ def run_reber_count(scale="book", seed=0, jobs=1, progress=None, trained=None) -
         data = check_data(trained, ("strings",), "gsm-reber-count")
     table = claims.ClaimsTable("The Reber grammar (Servan-Schreiber et al. 1991, §3.1)")
     table.add("number of strings of 3 to 8 letters", "§3.1", 43, len(data["strings"]),
-              claims.within(0))
+              claims.within(0), kind="computation")  # a count of the grammar's strings
     return Result(table, data)
 
 
@@ -474,6 +474,7 @@ def _reber_3hu_claims(d: dict, scale: str = "book") -> claims.ClaimsTable:
                    f"{REBER_3HU_TEST:,} rejected")
     table.add("% of 130,000 random sequences that are grammatical", "§2.5", 0.2,
               100 * n_gram / n_all, claims.within(0.05), interval=intervals.percent(n_gram, n_all),
+              kind="computation",  # a property of the sampler, true of any network
               note=f"exact expectation {100 * d['random_grammatical_exact']:.3f}%; 95% interval: "
                    f"Wilson, {n_gram} of {n_all:,} sequences")
     table.add("accepts all the grammatical random sequences", "§2.5", 100.0,
