@@ -36,7 +36,7 @@ from typing import Callable
 import numpy as np
 
 from .checks import count, real
-from .portable_math import sum_of_squares
+from .portable_math import _sum_of_squares
 from .progress import progress_bar
 from .random import as_generator
 from .training import DivergenceError
@@ -94,10 +94,10 @@ def _clip_in_place(grads: dict, max_norm: float | None) -> float:
     """Scale the arrays of ``grads`` in place to global norm ``max_norm`` if it is larger;
     return the norm before clipping.
 
-    The sum of squares is :func:`tempnets.portable_math.sum_of_squares` (float64, a fixed
+    The sum of squares is :func:`tempnets.portable_math._sum_of_squares` (float64, a fixed
     order) of each array, added in the dict's order: the same bits on every CPU (numpy's
     ``sum`` may pick its vectorised loop, and with it its order, by the CPU)."""
-    norm = math.sqrt(sum(sum_of_squares(np.ascontiguousarray(g)) for g in grads.values()))
+    norm = math.sqrt(sum(_sum_of_squares(np.ascontiguousarray(g)) for g in grads.values()))
     if max_norm is not None and norm > max_norm:  # (a NaN norm is left for the caller to see)
         s = max_norm / norm
         for g in grads.values():

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .checks import array, count
+from .checks import array, check_memory, count
 from .random import as_generator
 
 __all__ = ["SerialRecall", "make_batch", "encode", "recall_scores"]
@@ -151,6 +151,7 @@ def encode(task: SerialRecall, strings, delays, lengths=None):
         n = n.astype(np.int64)
     T = int((2 * n + d).max()) + 1
     A = task.alphabet
+    _check_fits(T, B, A)
     sym = np.full((T, B), A)  # blank everywhere ...
     target = np.full((T, B), A)
     mask = np.zeros((T, B))
@@ -162,7 +163,15 @@ def encode(task: SerialRecall, strings, delays, lengths=None):
     rows = n[None, :] + d[None, :] + 1 + pos  # (L, B) recall steps
     target[rows[keep], cols[keep]] = s.T[keep]
     mask[rows[keep], cols[keep]] = 1.0
-    return np.eye(A + 2)[sym], target, mask
+    x = np.zeros((T, B, A + 2))  # one-hot: the rows of np.eye(A + 2), without making it
+    np.put_along_axis(x, sym[:, :, None], 1.0, axis=2)
+    return x, target, mask
+
+
+def _check_fits(T, B, A) -> None:
+    """Refuse a batch of ``B`` sequences of ``T`` steps over ``A`` letters that cannot fit in
+    memory (inputs ``A + 2`` values per step, target, mask and symbols 3 more)."""
+    check_memory(T * B * (A + 5), f"a batch of {B} sequences of {T} steps with {A + 2} input units")
 
 
 def make_batch(task: SerialRecall, batch_size: int, rng=None, delay=None, length=None):
@@ -174,6 +183,8 @@ def make_batch(task: SerialRecall, batch_size: int, rng=None, delay=None, length
     ``task.length`` columns, of which a string of length ``n`` uses the first ``n``.
     """
     count("batch_size", batch_size, 1)
+    longest = task.delays[1] if delay is None else count("a delay", delay)
+    _check_fits(task.steps(longest), batch_size, task.alphabet)
     gen = as_generator(rng)
     strings = gen.integers(0, task.alphabet, (batch_size, task.length))
     if delay is None:
