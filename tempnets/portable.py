@@ -214,6 +214,28 @@ def _logistic_of(u):
     return _logistic(u)
 
 
+@numba.njit(cache=True)
+def _exp_below_708(x):
+    """``exp(x)`` for ``x < -708`` (``-inf`` included), where the result is subnormal or 0:
+    ``2**k`` applied as ``2**(k + 128)`` (a normal number) times ``2**-128``, so that the
+    result is rounded once; within one unit of the smallest subnormal."""
+    if x < -746.0:  # exp(-746) is below half the smallest subnormal (4.9e-324)
+        return 0.0
+    even, odd, _ = _reduced_exp(x)  # (its 2**k is out of range here; its even and odd parts are right)
+    k = np.int64(np.rint(x * _LOG2E))
+    scale = np.int64((k + 128 + 1023) << 52).view(np.float64)
+    return ((even + odd) / (even - odd) * scale) * 2.0 ** -128
+
+
+@numba.vectorize(["float64(float64)"], cache=True)
+def _logistic_to_the_edges_of(u):
+    """:func:`logistic` of every entry of an array: :func:`_logistic`, which stays at 1e-308
+    below -708, and there ``exp(u)`` (``1 + exp(u)`` is 1 to double precision), as numpy."""
+    if u != u:
+        return u
+    return _exp_below_708(u) if u < -708.0 else _logistic(u)
+
+
 def _elementwise(name, x, ufunc):
     """``ufunc`` of a real number (a ``float`` back) or of every entry of an array of real
     numbers (a float64 array back), after checking ``x`` is one (NaN and infinities are
@@ -225,9 +247,10 @@ def _elementwise(name, x, ufunc):
 
 def logistic(u):
     """``1 / (1 + exp(-u))`` of a real number or of every entry of an array (float64), in
-    plain arithmetic (:func:`_logistic`): within a few ulp, 0 and 1 at the extremes (absolute
-    error below 1e-307), NaN for NaN."""
-    return _elementwise("u", u, _logistic_of)
+    plain arithmetic (:func:`_logistic`): within a few ulp (subnormal results within one unit
+    of the smallest subnormal), 0 at ``-inf``, 1 at ``inf``, NaN for NaN.  (In compiled code
+    it is :func:`_logistic`, which stops at 1.2e-308 below -708.)"""
+    return _elementwise("u", u, _logistic_to_the_edges_of)
 
 
 @overload(logistic, inline="always", jit_options={"cache": True})

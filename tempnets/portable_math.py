@@ -46,8 +46,8 @@ from numba import types
 from numba.extending import overload
 
 from .checks import array, check_memory
-from .portable import (_LN2_HI, _LN2_LO, _LOG2E, _elementwise, _logistic, _logistic_of, _mul_add,
-                       _products_acc, _reduced_exp, logistic)
+from .portable import (_LN2_HI, _LN2_LO, _elementwise, _exp_below_708, _logistic, _logistic_of,
+                       _mul_add, _products_acc, _reduced_exp, logistic)
 
 __all__ = ["exp", "log", "tanh", "logistic", "matmul", "outer", "colsum", "colsum_products",
            "sum_of_squares"]
@@ -126,7 +126,9 @@ def _log_of(x):
     """:func:`_log` of every entry of an array, with numpy's answers where it has none: NaN
     below 0 and for NaN, ``-inf`` at 0, ``inf`` at ``inf``; a subnormal ``x`` is scaled by
     2**54 first (exact) and 54 ln 2 taken off in the exponent (a numpy ufunc)."""
-    if not x >= 0.0:  # (NaN too)
+    if x != x:
+        return x
+    if x < 0.0:
         return np.nan
     if x == 0.0:
         return -np.inf
@@ -140,22 +142,16 @@ def _log_of(x):
 @numba.vectorize(["float64(float64)"], cache=True)
 def _exp_of(x):
     """:func:`_exp` of every entry of an array, and below -708 (where :func:`_exp` gives 0)
-    the subnormal result numpy gives: ``2**k`` applied as ``2**(k + 128)`` (a normal number)
-    times ``2**-128``, so that the result is rounded once (a numpy ufunc)."""
-    if not x < -708.0:  # (NaN too)
-        return _exp(x)
-    if x < -746.0:  # exp(-746) is below half the smallest subnormal (4.9e-324)
-        return 0.0
-    even, odd, _ = _reduced_exp(x)  # (its 2**k is out of range here; its even and odd parts are right)
-    k = np.int64(np.rint(x * _LOG2E))
-    scale = np.int64((k + 128 + 1023) << 52).view(np.float64)
-    return ((even + odd) / (even - odd) * scale) * 2.0 ** -128
+    the subnormal result numpy gives (:func:`tempnets.portable._exp_below_708`; a numpy ufunc)."""
+    if x != x:
+        return x
+    return _exp_below_708(x) if x < -708.0 else _exp(x)
 
 
 @numba.vectorize(["float64(float64)"], cache=True)
 def _tanh_of(u):
     """:func:`_tanh` of every entry of an array (a numpy ufunc)."""
-    return _tanh(u)
+    return u if u != u else _tanh(u)
 
 
 def exp(x):

@@ -288,8 +288,8 @@ def softmax_xent(logits, target, mask):
     if not np.all(np.isfinite(logits)):
         raise ValueError("logits has NaN or infinite entries" + _overflow_note("logits", dtype))
     T, B, O = logits.shape
-    target, mask = _target_and_mask(target, mask, (T, B), O, dtype)
-    return _softmax_xent(logits, target, mask)
+    target, _ = _target_and_mask(target, mask, (T, B), O, dtype)  # (mask checked in that precision)
+    return _softmax_xent(logits, target, mask)  # (the kernel takes the mask in float64)
 
 
 def _softmax_xent(logits, target, mask):
