@@ -280,7 +280,7 @@ def dot4(A, i, B, k, n):
 
 @overload(dot4, inline="always", jit_options={"cache": True})
 def _dot4_compiled(A, i, B, k, n):
-    return lambda A, i, B, k, n: _dot4(A, i, B, k, n)
+    return _dot4.py_func  # (its body, inlined as _dot4 is: a lambda calling it is inlined twice)
 
 
 def finite(a):

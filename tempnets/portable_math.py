@@ -36,6 +36,27 @@ float32 product stays float32 (``tests/test_portable.py`` and
 ``tests/test_portable_float32.py`` check each kernel bit for bit against numpy evaluating
 the same order, element-wise, in float32 and float64, a float32 fused multiply-add
 emulated exactly, and train each model in processes compiled for different CPUs).
+
+Public and private
+------------------
+The kernels (leading underscore) trust their caller: a short array is read or written out
+of bounds, a crash or garbage.  The models call them after checking their own arguments
+once, at their public entry.  The public names check first and then call them:
+
+=======================  ====================================================================
+:func:`matmul`           ``A (M, K) @ B (K, N) [+ bias (N,)]``: shapes agree, finite reals,
+                         the result fits in memory; float32 when every operand is float32
+:func:`outer`            ``Dᵀ A``, ``D (M, J)``, ``A (M, N)``: as :func:`matmul`
+:func:`colsum`           column sums of a finite 2-D array, in row order
+:func:`colsum_products`  ``sum_i D[i, j] A[i, j]``, ``D`` and ``A`` of one shape, finite
+:func:`sum_of_squares`   of a finite array, in float64
+:func:`exp`              of a real number or an array of them (float64): numpy's answers at
+                         the edges (``-inf``, ``inf``, NaN, subnormal results); strings,
+                         complex numbers and other objects are refused
+:func:`log`              as :func:`exp` (``-inf`` at 0, NaN below 0)
+:func:`tanh`             as :func:`exp`
+:func:`logistic`         as :func:`exp` (:func:`tempnets.portable.logistic`)
+=======================  ====================================================================
 """
 
 from __future__ import annotations
