@@ -118,7 +118,11 @@ def encode(task: SerialRecall, strings, delays, lengths=None):
     target : ndarray (T, B) of int
     mask : ndarray (T, B) of float, 1 on the recall steps
     """
-    s = np.asarray(strings)
+    _task(task)
+    try:
+        s = np.asarray(strings)
+    except (TypeError, ValueError):  # (ragged rows)
+        s = np.asarray(None)
     if s.ndim != 2 or s.shape[1] != task.length or not np.issubdtype(s.dtype, np.integer):
         raise ValueError(f"strings must be integer letters of shape (B, {task.length}) "
                          f"(the task's string length), got {s.dtype} {s.shape}")
@@ -168,6 +172,11 @@ def encode(task: SerialRecall, strings, delays, lengths=None):
     return x, target, mask
 
 
+def _task(task) -> None:
+    if not isinstance(task, SerialRecall):
+        raise TypeError(f"task must be a SerialRecall, got {type(task).__name__}")
+
+
 def _check_fits(T, B, A) -> None:
     """Refuse a batch of ``B`` sequences of ``T`` steps over ``A`` letters that cannot fit in
     memory (inputs ``A + 2`` values per step, target, mask and symbols 3 more)."""
@@ -182,6 +191,7 @@ def make_batch(task: SerialRecall, batch_size: int, rng=None, delay=None, length
     Returns ``(x, target, mask, strings, delays)`` (see :func:`encode`); ``strings`` has
     ``task.length`` columns, of which a string of length ``n`` uses the first ``n``.
     """
+    _task(task)
     count("batch_size", batch_size, 1)
     longest = task.delays[1] if delay is None else count("a delay", delay)
     _check_fits(task.steps(longest), batch_size, task.alphabet)
@@ -213,6 +223,7 @@ def make_bucketed_batch(task: SerialRecall, batch_size: int, rng=None):
     :func:`make_batch`; only which sequences share a batch changes.  Returns what
     :func:`make_batch` returns.
     """
+    _task(task)
     gen = as_generator(rng)
     return make_batch(task, batch_size, gen, delay=int(gen.integers(task.delays[0], task.delays[1] + 1)))
 

@@ -234,3 +234,12 @@ def test_one_hot_inputs_are_unchanged():
     T, B, _ = x.shape
     sym = x.argmax(axis=2)
     assert np.array_equal(x, np.eye(task.n_in)[sym]) and x.dtype == np.float64
+
+
+def test_serial_recall_functions_name_a_bad_task_or_strings():
+    for call in (lambda: sq.make_batch("task", 2), lambda: sq.make_bucketed_batch(None, 2),
+                 lambda: sq.encode({"alphabet": 4}, [[0, 1]], 1)):
+        with pytest.raises(TypeError, match="task must be a SerialRecall, got"):
+            call()
+    with pytest.raises(ValueError, match=r"strings must be integer letters of shape \(B, 2\)"):
+        sq.encode(sq.SerialRecall(4, 2), [[1], [1, 2]], 1)
