@@ -33,7 +33,7 @@ from typing import Callable
 
 import numpy as np
 
-from .checks import array, array_in, count, real
+from .checks import array_in, count, real
 from .portable_math import _sum_of_squares
 from .progress import progress_bar
 from .random import as_generator
@@ -196,10 +196,9 @@ def adam_step(params: dict, grads: dict, state: dict, config: OptimConfig = Opti
     ``v`` of the params' shapes, finite, ``v >= 0``; ``step`` an integer >= 0)."""
     _config(config)
     new_p = _arrays("params", params, np.float64)
-    if not isinstance(grads, dict) or set(grads) != set(params):
-        raise ValueError(f"grads have keys {sorted(grads) if isinstance(grads, dict) else type(grads).__name__}, "
-                         f"params {sorted(params)}")
     new_g = _arrays("grads", grads, np.float64)
+    if set(new_g) != set(new_p):
+        raise ValueError(f"grads have keys {sorted(new_g)}, params {sorted(new_p)}")
     new_s = _state(state, new_p)
     for k in new_p:
         if new_g[k].shape != new_p[k].shape:
