@@ -36,10 +36,11 @@ and one with ``NUMBA_CPU_NAME=generic``, and requiring identical weights
 Public and private
 ------------------
 The kernels (names with a leading underscore) trust their caller: a short array is read
-out of bounds.  The three that other modules' kernels call, :func:`logistic`, :func:`dot4`
-and :func:`finite`, are also public: called from Python they check their arguments first
-(a ``ValueError``/``TypeError`` naming the argument); called from compiled code they are
-the kernel itself (a numba ``overload``), whose caller was checked at its own public entry.
+out of bounds.  Three are also public, :func:`logistic`, :func:`dot4` and :func:`finite`:
+called from Python they check their arguments first (a ``ValueError``/``TypeError`` naming
+the argument); called from compiled code they are the kernel (a numba ``overload``), whose
+caller was checked at its own public entry (the library's kernels call :func:`_dot4`
+itself, inlined).
 """
 
 from __future__ import annotations
@@ -278,9 +279,11 @@ def dot4(A, i, B, k, n):
     return float(_dot4(A, i, B, k, n))
 
 
-@overload(dot4, inline="always", jit_options={"cache": True})
+@overload(dot4, jit_options={"cache": True})
 def _dot4_compiled(A, i, B, k, n):
-    return _dot4.py_func  # (its body, inlined as _dot4 is: a lambda calling it is inlined twice)
+    # (a call, not inlined: numba's inliner would inline twice, and warn.  The library's own
+    # kernels call _dot4, inlined.)
+    return lambda A, i, B, k, n: _dot4(A, i, B, k, n)
 
 
 def finite(a):
