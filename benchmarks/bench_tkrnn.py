@@ -25,7 +25,7 @@ mixed in a batch, as ``sequences.make_batch`` draws them) and on bucketed ones (
 per batch, no padded steps: ``sequences.make_bucketed_batch``), with its arithmetic rate, GFLOP/s counted as
 6 floating-point operations per weight per sequence-step (2 forward, 4 backward), and
 "computed": the same count without the output layer's operations at unscored steps,
-which the models skip (exactly: :func:`tempnets.tkrnn.output_loss_and_grad`); beside
+which the models skip (exactly: :func:`tempnets.tkrnn.tkrnn_loss_and_grad`); beside
 them, in the same run, the rate of a large float32 matrix product on one thread: this
 machine's practical peak, measured in a fresh process with the BLAS kernel the CPU would pick
 on its own (variables such as ``OPENBLAS_CORETYPE`` removed; see ``machine.py``), and the

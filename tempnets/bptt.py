@@ -101,7 +101,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .portable import dot4, finite as _finite
+from .portable import _dot4, finite as _finite
 from .srn import _from_rows, _logistic, _row_widths, _to_rows
 
 
@@ -422,7 +422,7 @@ def _train_one_online(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
             # net = Wh @ z = W_hh @ c + b_h + W_ih[:, x] on the attentive units
             for i in range(nh):
                 if A[slot, i] != 0.0:
-                    net[i] = Wh[i, P + x] + dot4(Wh, i, Z, slot, P)
+                    net[i] = Wh[i, P + x] + _dot4(Wh, i, Z, slot, P)
             # h = f(net) where attentive, else the held context (bias 1, padding 0)
             # (selects between values loaded unconditionally: masked loads are slow)
             for i in range(P):
@@ -431,7 +431,7 @@ def _train_one_online(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
                 H[slot, i] = f if A[slot, i] != 0.0 else c
             # y = f(Wy @ [h, 1]); e = onehot(d) - y on the real outputs; dy = dE/dnet
             for o in range(no):
-                ynet[o] = dot4(Wy, o, H, slot, P)
+                ynet[o] = _dot4(Wy, o, H, slot, P)
             for o in range(O):  # (a loop of its own: it vectorises, the error sum cannot)
                 yv[o] = _logistic(ynet[o])
             e2 = 0.0

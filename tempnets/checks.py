@@ -168,3 +168,49 @@ def _check_shape(name, got, want, dims):
         where = f" ({'; '.join(dict.fromkeys(fixed))})" if fixed else ""
         raise ValueError(f"{name} must have shape {shown}{where}, got shape {got}")
     dims.update(new)
+
+
+def check_memory(n_values, what: str, itemsize: int = 8) -> None:
+    """Refuse, before allocating, ``n_values`` values of ``itemsize`` bytes (float64: 8) that
+    cannot fit in this machine's memory.
+
+    numpy would try and fail with a bare ``MemoryError`` (or succeed and swap for hours).
+    The same check as :func:`tempnets.srn.check_memory`, here for every module.
+
+    Raises
+    ------
+    ValueError
+        ``"<what> would need <n> GiB; this machine has <m> GiB of memory"``.
+    """
+    import os
+
+    n_bytes = itemsize * int(n_values)
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, OSError, ValueError):  # not POSIX: assume a large machine
+        total = 1 << 40
+    if n_bytes > total:
+        raise ValueError(f"{what} would need {n_bytes / 2**30:,.1f} GiB; this machine has "
+                         f"{total / 2**30:,.1f} GiB of memory")
+
+
+def array_in(name: str, value, dtype, shape=None, dims: dict | None = None, *,
+             finite: bool = True, low: float | None = None, high: float | None = None) -> np.ndarray:
+    """:func:`array`, but returned in ``dtype`` (``numpy.float32`` or ``numpy.float64``: the
+    precision a kernel will compute in) and checked in it.
+
+    A value can be finite in float64 and not in float32 (``1e39`` becomes ``inf`` when cast):
+    the finiteness check runs after the cast, so such a value is refused, naming it, instead
+    of reaching the kernel as ``inf``.
+    """
+    a = array(name, value, shape, dims, finite=False, low=low, high=high)  # type, shape, range
+    with np.errstate(over="ignore"):  # (an overflow is reported below, by value)
+        cast = a.astype(dtype, copy=False)
+    if finite and not np.isfinite(cast).all():
+        bad = ~np.isfinite(cast)
+        if np.isfinite(a).all():
+            limit = float(np.finfo(dtype).max)
+            raise ValueError(f"{name} must be finite in {np.dtype(dtype).name} (the precision the "
+                             f"model computes in, largest {limit:.3g}), got {_first(a, bad)}")
+        raise ValueError(f"{name} must be finite, got {_first(a, ~np.isfinite(a))}")
+    return cast

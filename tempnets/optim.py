@@ -24,8 +24,6 @@ passed in and out.
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import dataclasses
 import hashlib
 import math
@@ -35,8 +33,8 @@ from typing import Callable
 
 import numpy as np
 
-from .checks import count, real
-from .portable_math import sum_of_squares
+from .checks import array_in, count, real
+from .portable_math import _sum_of_squares
 from .progress import progress_bar
 from .random import as_generator
 from .training import DivergenceError
@@ -85,6 +83,11 @@ class OptimConfig:
         """The learning rate of update ``step`` (1 .. ``n_steps``): ``learning_rate``, or with a
         ``final_rate`` the linear path ``η + (η_final - η)(step - 1)/(n_steps - 1)`` (plain
         arithmetic, so the same bits on every CPU)."""
+        n_steps = count("n_steps", n_steps, 1)
+        return self._rate_at(count("step", step, 1, n_steps), n_steps)
+
+    def _rate_at(self, step: int, n_steps: int) -> float:
+        """:meth:`rate_at` of checked integers (as :func:`train` calls it, once per update)."""
         if self.final_rate is None or n_steps < 2:
             return self.learning_rate
         return self.learning_rate + (self.final_rate - self.learning_rate) * ((step - 1) / (n_steps - 1))
@@ -94,10 +97,10 @@ def _clip_in_place(grads: dict, max_norm: float | None) -> float:
     """Scale the arrays of ``grads`` in place to global norm ``max_norm`` if it is larger;
     return the norm before clipping.
 
-    The sum of squares is :func:`tempnets.portable_math.sum_of_squares` (float64, a fixed
+    The sum of squares is :func:`tempnets.portable_math._sum_of_squares` (float64, a fixed
     order) of each array, added in the dict's order: the same bits on every CPU (numpy's
     ``sum`` may pick its vectorised loop, and with it its order, by the CPU)."""
-    norm = math.sqrt(sum(sum_of_squares(np.ascontiguousarray(g)) for g in grads.values()))
+    norm = math.sqrt(sum(_sum_of_squares(np.ascontiguousarray(g)) for g in grads.values()))
     if max_norm is not None and norm > max_norm:  # (a NaN norm is left for the caller to see)
         s = max_norm / norm
         for g in grads.values():
@@ -106,17 +109,37 @@ def _clip_in_place(grads: dict, max_norm: float | None) -> float:
 
 
 def clip_by_global_norm(grads: dict, max_norm: float | None) -> tuple[dict, float]:
-    """Return ``(clipped grads, norm before clipping)``; ``grads`` is not modified."""
-    out = {k: np.array(g) for k, g in grads.items()}
+    """Return ``(clipped grads, norm before clipping)``; ``grads`` is not modified.
+
+    ``grads``: a dict of arrays of finite real numbers (float32 arrays stay float32, others
+    become float64); ``max_norm``: a number > 0, or ``None`` (no clipping: the norm only)."""
+    if max_norm is not None:
+        max_norm = real("max_norm (or None)", max_norm, low=0.0, low_open=True)
+    out = _arrays("grads", grads)
     return out, _clip_in_place(out, max_norm)
+
+
+def _arrays(name: str, values, dtype=None) -> dict:
+    """A new dict of new C-contiguous arrays from a dict of arrays of finite real numbers:
+    in ``dtype`` (checked in it: :func:`tempnets.checks.array_in`), or by default float32
+    arrays stay float32 and the rest become float64."""
+    if not isinstance(values, dict) or not all(isinstance(k, str) for k in values):
+        raise TypeError(f"{name} must be a dict of arrays keyed by parameter names, got "
+                        f"{type(values).__name__}")
+
+    def one(k, v):
+        dt = dtype or (np.float32 if isinstance(v, np.ndarray) and v.dtype == np.float32 else np.float64)
+        return np.array(array_in(f"{name}[{k!r}]", v, dt), dtype=dt).reshape(np.shape(v))
+    return {k: one(k, v) for k, v in values.items()}
 
 
 def adam_init(params: dict) -> dict:
     """Adam's state for ``params``: zero moments ``m``, ``v`` (in the dtype of each array:
     float32 for a float32 model, else float64) and step count 0."""
+    params = _arrays("params", params)  # (float32 stays float32)
+
     def zeros(v):
-        v = np.asarray(v)
-        return np.zeros(v.shape, np.float32 if v.dtype == np.float32 else np.float64)
+        return np.zeros(v.shape, v.dtype)
     return {"m": {k: zeros(v) for k, v in params.items()},
             "v": {k: zeros(v) for k, v in params.items()}, "step": 0}
 
@@ -165,15 +188,53 @@ def _adam_in_place(params: dict, grads: dict, state: dict, config: OptimConfig,
 
 
 def adam_step(params: dict, grads: dict, state: dict, config: OptimConfig = OptimConfig()):
-    """One Adam update (see the module docstring).  Returns ``(new params, new state)``;
-    the arguments are not modified."""
-    if set(grads) != set(params):
-        raise ValueError(f"grads have keys {sorted(grads)}, params {sorted(params)}")
-    new_p = {k: np.array(w, dtype=float) for k, w in params.items()}
-    new_s = {"m": {k: np.array(state["m"][k], dtype=float) for k in params},
-             "v": {k: np.array(state["v"][k], dtype=float) for k in params}, "step": state["step"]}
-    _adam_in_place(new_p, {k: np.array(g, dtype=float) for k, g in grads.items()}, new_s, config)
+    """One Adam update (see the module docstring), in float64.  Returns ``(new params, new
+    state)``; the arguments are not modified.
+
+    ``params``, ``grads``: dicts of arrays of finite real numbers with the same keys and
+    shapes; ``state``: from :func:`adam_init` or an earlier ``adam_step`` (moments ``m`` and
+    ``v`` of the params' shapes, finite, ``v >= 0``; ``step`` an integer >= 0)."""
+    _config(config)
+    new_p = _arrays("params", params, np.float64)
+    new_g = _arrays("grads", grads, np.float64)
+    if set(new_g) != set(new_p):
+        raise ValueError(f"grads have keys {sorted(new_g)}, params {sorted(new_p)}")
+    new_s = _state(state, new_p)
+    for k in new_p:
+        if new_g[k].shape != new_p[k].shape:
+            raise ValueError(f"grads[{k!r}] must have the shape of params[{k!r}], {new_p[k].shape}, "
+                             f"got {new_g[k].shape}")
+    _adam_in_place(new_p, new_g, new_s, config)
     return new_p, new_s
+
+
+def _config(config) -> "OptimConfig":
+    if not isinstance(config, OptimConfig):
+        raise TypeError(f"config must be an OptimConfig (optim.OptimConfig(learning_rate=...)), got "
+                        f"{type(config).__name__}")
+    return config
+
+
+def _state(state, params: dict) -> dict:
+    """A float64 copy of Adam's ``state`` for ``params``, after checking it is one."""
+    if not isinstance(state, dict) or set(state) != {"m", "v", "step"}:
+        got = sorted(state) if isinstance(state, dict) else type(state).__name__
+        raise TypeError(f"state must be Adam's state (adam_init(params): a dict with keys "
+                        f"['m', 'step', 'v']), got {got}")
+    step = count("state['step'] (updates done)", state["step"])
+    moments = {}
+    for name in ("m", "v"):
+        if not isinstance(state[name], dict) or set(state[name]) != set(params):
+            raise ValueError(f"state[{name!r}] must have the keys of params, {sorted(params)}")
+        moments[name] = _arrays(f"state[{name!r}]", state[name], np.float64)
+        for k, w in params.items():
+            if moments[name][k].shape != w.shape:
+                raise ValueError(f"state[{name!r}][{k!r}] must have the shape of params[{k!r}], "
+                                 f"{w.shape}, got {moments[name][k].shape}")
+    bad = [k for k, v in moments["v"].items() if (v < 0).any()]
+    if bad:
+        raise ValueError(f"state['v'][{bad[0]!r}] (a mean of squares) must be >= 0 everywhere")
+    return {"m": moments["m"], "v": moments["v"], "step": step}
 
 
 @dataclass
@@ -201,30 +262,30 @@ def one_blas_thread():
     return threadpool_limits(limits=1, user_api="blas")
 
 
-@contextlib.contextmanager
-def keep_freed_memory(limit: int = 32 * 2 ** 20):
-    """A context in which the C allocator keeps the memory numpy frees (glibc only).
+_WARM_UP_BYTES = 31 * 2 ** 20
+"""The block :func:`_warm_up_allocator` allocates and frees: under glibc's 32 MB cap on its
+dynamic mmap threshold."""
 
-    glibc gives every freed block above its mmap threshold back to the system, so the
-    arrays a training update makes (about 25 MB at the paper's sizes) are mapped afresh,
-    page by page, at every update: thousands of page faults each time. Inside this
-    context blocks up to ``limit`` bytes (glibc's largest threshold: 32 MB) come from the
-    heap, which is not trimmed; on exit both thresholds return to glibc's defaults
-    (128 kB). Elsewhere (macOS, musl, Windows) it does nothing.
+
+def _warm_up_allocator() -> None:
+    """Let the C allocator keep the memory a training update frees, by glibc's own rule.
+
+    glibc maps each block above its mmap threshold (128 kB at start) afresh and unmaps it
+    when freed, and trims the heap's top when more than twice the threshold is free there.
+    Its threshold is dynamic: freeing a mapped block raises it to that block's size (up to
+    32 MB).  An update makes arrays of a few MB each (about 25 MB in all at the paper's
+    sizes); with the threshold at their size the heap is trimmed and regrown, page by page,
+    at every update (a float32 TKRNN update at the paper's size: 39-44 ms instead of 19-20).
+    One 31 MB block allocated and freed here raises the threshold to 31 MB and the trim
+    threshold to 62 MB, as any numpy program's first large temporary would.
+
+    (``mallopt`` would set them too, but setting any of them switches glibc's dynamic
+    threshold off for the rest of the process, and the previous values cannot be read back:
+    every later numpy temporary over the set value was mapped afresh, a loop of 2 MB
+    temporaries 17 times slower after training.)  Under other allocators (macOS, musl,
+    Windows) it maps and unmaps 31 MB of untouched memory.
     """
-    try:
-        mallopt = ctypes.CDLL("libc.so.6").mallopt
-    except (OSError, AttributeError):
-        yield
-        return
-    M_TRIM_THRESHOLD, M_MMAP_THRESHOLD, DEFAULT = -1, -3, 128 * 1024
-    mallopt(M_MMAP_THRESHOLD, limit)
-    mallopt(M_TRIM_THRESHOLD, 2 * limit)
-    try:
-        yield
-    finally:
-        mallopt(M_MMAP_THRESHOLD, DEFAULT)
-        mallopt(M_TRIM_THRESHOLD, DEFAULT)
+    np.empty(_WARM_UP_BYTES, np.uint8)
 
 
 PRECISIONS = {"float64": np.float64, "float32": np.float32}
@@ -297,11 +358,13 @@ def train(loss_and_grad: Callable, params: dict, sample: Callable, n_steps: int,
         When a loss, gradient or weight becomes NaN or infinite (the message
         says at which update).
     """
-    count("n_steps", n_steps)
-    if dtype not in PRECISIONS:
+    n_steps = count("n_steps", n_steps)
+    eval_every = count("eval_every (updates between evaluations; 0: none)", eval_every)
+    _check_train_options(loss_and_grad, sample, evaluate, config, progress, desc, sample_with_step)
+    if not isinstance(dtype, str) or dtype not in PRECISIONS:
         raise ValueError(f"dtype must be one of {sorted(PRECISIONS)}, got {dtype!r}")
     gen = as_generator(rng)
-    params = {k: np.array(v, dtype=PRECISIONS[dtype]) for k, v in params.items()}
+    params = _arrays("params", params, PRECISIONS[dtype])  # finite in the precision trained in
     state = adam_init(params)
     hist = TrainHistory()
     done = 0
@@ -313,8 +376,8 @@ def train(loss_and_grad: Callable, params: dict, sample: Callable, n_steps: int,
     start = time.perf_counter()
     earlier = hist.seconds
     last_save, last_step = start, done
-    with one_blas_thread(), keep_freed_memory(), \
-            progress_bar(n_steps, desc, progress, unit="updates") as bar:
+    _warm_up_allocator()
+    with one_blas_thread(), progress_bar(n_steps, desc, progress, unit="updates") as bar:
         bar.update(done)
         for step in range(done + 1, n_steps + 1):
             loss, grads = loss_and_grad(params, *(sample(gen, step) if sample_with_step else sample(gen)))
@@ -322,7 +385,7 @@ def train(loss_and_grad: Callable, params: dict, sample: Callable, n_steps: int,
             if not (math.isfinite(loss) and math.isfinite(norm)):
                 raise DivergenceError(f"{desc}: loss {loss} / gradient norm {norm} at update {step}; "
                                       "try a smaller learning rate or clip_norm")
-            _adam_in_place(params, grads, state, config, config.rate_at(step, n_steps))
+            _adam_in_place(params, grads, state, config, config._rate_at(step, n_steps))
             if not all(np.all(np.isfinite(v)) for v in params.values()):
                 raise DivergenceError(f"{desc}: non-finite weights after update {step}")
             hist.loss.append(loss)
@@ -340,6 +403,22 @@ def train(loss_and_grad: Callable, params: dict, sample: Callable, n_steps: int,
                 last_save, last_step = time.perf_counter(), step
     hist.seconds = earlier + time.perf_counter() - start
     return params, hist
+
+
+def _check_train_options(loss_and_grad, sample, evaluate, config, progress, desc, sample_with_step):
+    """The arguments of :func:`train` that are functions, flags and names."""
+    for name, f in (("loss_and_grad", loss_and_grad), ("sample", sample)):
+        if not callable(f):
+            raise TypeError(f"{name} must be a function, got {type(f).__name__}")
+    if evaluate is not None and not callable(evaluate):
+        raise TypeError(f"evaluate must be a function or None, got {type(evaluate).__name__}")
+    _config(config)
+    if progress is not None and not isinstance(progress, bool):
+        raise TypeError(f"progress must be True, False or None, got {progress!r}")
+    if not isinstance(sample_with_step, bool):
+        raise TypeError(f"sample_with_step must be True or False, got {sample_with_step!r}")
+    if not isinstance(desc, str):
+        raise TypeError(f"desc must be a string, got {type(desc).__name__}")
 
 
 def _restored(saved: dict, gen):

@@ -9,7 +9,7 @@ three rules, and this module holds what they share:
 * **Strict IEEE arithmetic.**  No ``fastmath`` flags: ``reassoc`` lets LLVM sum
   in an order that depends on the CPU's vector width, ``contract`` fuses a
   multiply and an add into one rounding on CPUs with FMA only, ``arcp`` and
-  ``nsz`` change results too.  (The one exception, :func:`finite`, has a
+  ``nsz`` change results too.  (The one exception, :func:`_finite`, has a
   result that no order can change; a test proves it.)
 * **Sums in a fixed order that still vectorises.**  :func:`dot4` keeps four
   partial sums, element ``j`` going to sum ``j % 4``, and adds them as
@@ -21,17 +21,26 @@ three rules, and this module holds what they share:
   is chosen at run time by the CPU (glibc has separate FMA variants); the
   logistic here is plain arithmetic (:func:`logistic`, within a few ulp).
 
-A fused multiply-add written out (:func:`mul_add`, ``llvm.fma``) breaks none of these:
+A fused multiply-add written out (:func:`_mul_add`, ``llvm.fma``) breaks none of these:
 unlike ``contract``, which lets LLVM fuse where the CPU can, it is one operation, rounded
 once by IEEE 754's definition, so every CPU gives its one correct result (where the CPU has
 no such instruction, LLVM calls the C library's ``fmaf``, correctly rounded too).  float32
-computes its products with it (:func:`products_acc`, the register-blocked matrix product
+computes its products with it (:func:`_products_acc`, the register-blocked matrix product
 that :mod:`tempnets.portable_math` builds on); float64 keeps a separate multiply and add,
 the arithmetic its results have always had.
 
 Tested by training every family in two processes, one compiled for this CPU
 and one with ``NUMBA_CPU_NAME=generic``, and requiring identical weights
 (``tests/test_portable.py``).
+
+Public and private
+------------------
+The kernels (names with a leading underscore) trust their caller: a short array is read
+out of bounds.  Three are also public, :func:`logistic`, :func:`dot4` and :func:`finite`:
+called from Python they check their arguments first (a ``ValueError``/``TypeError`` naming
+the argument); called from compiled code they are the kernel (a numba ``overload``), whose
+caller was checked at its own public entry (the library's kernels call :func:`_dot4`
+itself, inlined).
 """
 
 from __future__ import annotations
@@ -40,7 +49,11 @@ import numba
 import numpy as np
 from llvmlite import ir
 from numba.core import cgutils, types
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
+
+from .checks import array, count
+
+__all__ = ["logistic", "dot4", "finite", "ensure_numba_cache"]
 
 
 def ensure_numba_cache() -> str | None:
@@ -89,7 +102,7 @@ _PADE = (1.0, 1.0 / 2.0, 5.0 / 44.0, 1.0 / 66.0, 1.0 / 792.0, 1.0 / 15840.0, 1.0
 
 
 @numba.njit(cache=True, inline="always")
-def reduced_exp(x):
+def _reduced_exp(x):
     """``(even, odd, 2**k)`` with ``exp(x) = 2**k (even + odd) / (even - odd)``: ``k =
     rint(x / ln 2)``, ``r = x - k ln 2`` (``|r| <= ln(2) / 2``), ``even ± odd = p(±r)`` of the
     [6/6] Pade approximant (error < 1e-18 there); ``2**k`` is built from its exponent bits.
@@ -105,11 +118,11 @@ def reduced_exp(x):
 
 
 @numba.njit(cache=True)
-def logistic(u):
+def _logistic(u):
     """1 / (1 + exp(-u)) within a few ulp, in plain arithmetic: no libm call, so the
     same bits on every CPU, and loops calling it vectorise.
 
-    exp(-u) = 2**k p(r) / p(-r) (:func:`reduced_exp`), so the logistic is
+    exp(-u) = 2**k p(r) / p(-r) (:func:`_reduced_exp`), so the logistic is
     p(-r) / (p(-r) + 2**k p(r)), one division.  -u is clamped to [-708, 709]
     (exp(-708) ~ 3e-308, so the unit still saturates at 0 or 1 to double
     precision); NaN stays NaN.
@@ -117,7 +130,7 @@ def logistic(u):
     x = -u
     x = -708.0 if x < -708.0 else x
     x = 709.0 if x > 709.0 else x
-    even, odd, two_k = reduced_exp(x)
+    even, odd, two_k = _reduced_exp(x)
     q = even - odd
     return q / (q + (even + odd) * two_k)
 
@@ -163,7 +176,7 @@ def _sums4(typingctx, A, i, B, k, m):
 
 
 @numba.njit(cache=True, inline="always")
-def dot4(A, i, B, k, n):
+def _dot4(A, i, B, k, n):
     """``sum(A[i, :n] * B[k, :n])`` in a fixed order: four partial sums (element ``j`` to
     sum ``j % 4``), then ``(s0 + s1) + (s2 + s3)``; a tail of ``n % 4`` elements goes to the
     first sums in turn.  Same bits on every CPU; one vector of four sums
@@ -180,7 +193,7 @@ def dot4(A, i, B, k, n):
 
 
 @numba.njit(cache=True, fastmath={"reassoc"})
-def finite(a):
+def _finite(a):
     """No inf or NaN in the array ``a``.
 
     ``reassoc`` is safe here: each term ``a[i] * 0.0`` is 0, or NaN when ``a[i]``
@@ -191,6 +204,96 @@ def finite(a):
     for i in range(b.size):
         t += b[i] * 0.0
     return t == 0.0
+
+
+# ----------------------------------------------------------------------------- the public names
+# Each is checked when called from Python and is its kernel when called from compiled code.
+
+@numba.vectorize(["float64(float64)"], cache=True)
+def _logistic_of(u):
+    """:func:`_logistic` of every entry of an array (a numpy ufunc)."""
+    return _logistic(u)
+
+
+@numba.njit(cache=True)
+def _exp_below_708(x):
+    """``exp(x)`` for ``x < -708`` (``-inf`` included), where the result is subnormal or 0:
+    ``2**k`` applied as ``2**(k + 128)`` (a normal number) times ``2**-128``, so that the
+    result is rounded once; within one unit of the smallest subnormal."""
+    if x < -746.0:  # exp(-746) is below half the smallest subnormal (4.9e-324)
+        return 0.0
+    even, odd, _ = _reduced_exp(x)  # (its 2**k is out of range here; its even and odd parts are right)
+    k = np.int64(np.rint(x * _LOG2E))
+    scale = np.int64((k + 128 + 1023) << 52).view(np.float64)
+    return ((even + odd) / (even - odd) * scale) * 2.0 ** -128
+
+
+@numba.vectorize(["float64(float64)"], cache=True)
+def _logistic_to_the_edges_of(u):
+    """:func:`logistic` of every entry of an array: :func:`_logistic`, which stays at 1e-308
+    below -708, and there ``exp(u)`` (``1 + exp(u)`` is 1 to double precision), as numpy."""
+    if u != u:
+        return u
+    return _exp_below_708(u) if u < -708.0 else _logistic(u)
+
+
+def _elementwise(name, x, ufunc):
+    """``ufunc`` of a real number (a ``float`` back) or of every entry of an array of real
+    numbers (a float64 array back), after checking ``x`` is one (NaN and infinities are
+    allowed: the functions give numpy's answers there).  ``name`` names ``x`` in errors."""
+    a = array(name, x, finite=False)
+    out = ufunc(a)
+    return float(out[0]) if np.ndim(x) == 0 else out  # (array() gives a number 1-D)
+
+
+def logistic(u):
+    """``1 / (1 + exp(-u))`` of a real number or of every entry of an array (float64), in
+    plain arithmetic (:func:`_logistic`): within a few ulp (subnormal results within one unit
+    of the smallest subnormal), 0 at ``-inf``, 1 at ``inf``, NaN for NaN.  (In compiled code
+    it is :func:`_logistic`, which stops at 1.2e-308 below -708.)"""
+    return _elementwise("u", u, _logistic_to_the_edges_of)
+
+
+@overload(logistic, inline="always", jit_options={"cache": True})
+def _logistic_compiled(u):
+    return lambda u: _logistic(u)
+
+
+def _rows(name, value, dims):
+    """A C-contiguous float64 2-D array with at least one row, finite (for :func:`dot4`)."""
+    a = array(name, value, (None, None), dims)
+    if a.shape[0] == 0:
+        raise ValueError(f"{name} must have at least one row, got shape {a.shape}")
+    return a
+
+
+def dot4(A, i, B, k, n):
+    """``sum(A[i, :n] * B[k, :n])`` in a fixed order (:func:`_dot4`): the same bits on every CPU.
+
+    ``A``, ``B``: 2-D arrays of finite real numbers (computed in float64); ``i``, ``k``: a row of
+    each; ``n``: how many leading columns, at most the width of both."""
+    A, B = _rows("A", A, {}), _rows("B", B, {})
+    i = count("i (a row of A)", i, 0, A.shape[0] - 1)
+    k = count("k (a row of B)", k, 0, B.shape[0] - 1)
+    n = count("n (columns summed, at most the width of A and of B)", n, 0, min(A.shape[1], B.shape[1]))
+    return float(_dot4(A, i, B, k, n))
+
+
+@overload(dot4, jit_options={"cache": True})
+def _dot4_compiled(A, i, B, k, n):
+    # (a call, not inlined: numba's inliner would inline twice, and warn.  The library's own
+    # kernels call _dot4, inlined.)
+    return lambda A, i, B, k, n: _dot4(A, i, B, k, n)
+
+
+def finite(a):
+    """``True`` when the array ``a`` of real numbers has no inf or NaN (:func:`_finite`)."""
+    return bool(_finite(array("a", a, finite=False)))
+
+
+@overload(finite, inline="always", jit_options={"cache": True})
+def _finite_compiled(a):
+    return lambda a: _finite(a)
 
 
 # ----------------------------------------------------------------------------- fused multiply-add
@@ -207,7 +310,7 @@ def _mul_add_ir(builder, a, b, c):
 
 
 @intrinsic
-def mul_add(typingctx, a, b, c):
+def _mul_add(typingctx, a, b, c):
     """``a * b + c``, rounded once (a fused multiply-add) in float32 and twice (the product,
     then the sum) in float64.
 
@@ -380,7 +483,7 @@ class _Products:
 
 
 @intrinsic
-def products_acc(typingctx, out, A, B, k0, k1):
+def _products_acc(typingctx, out, A, B, k0, k1):
     """``out[i, j] = mul_add(A[i, k], B[k, j], out[i, j])`` for ``k = k0 .. k1 - 1`` in turn
     (:func:`mul_add`: fused in float32): a product ``A B`` (``k`` in ``[k0, k1)``) added to
     ``out``, each output by itself in ``k`` order.

@@ -7,12 +7,12 @@ in the code, no libm); this module adds what those models need beyond the logist
 
 * **Products without BLAS.**  A BLAS picks its kernel, and with it the order of every
   sum and whether it fuses multiply and add, from the CPU (OpenBLAS's Haswell and
-  Prescott kernels give different last bits).  :func:`matmul_acc` writes the order down:
+  Prescott kernels give different last bits).  :func:`_matmul_acc` writes the order down:
   each output element accumulates its products in ``k`` order, each step
-  :func:`tempnets.portable.mul_add`: in float32 a fused multiply-add (one rounding, exact
+  :func:`tempnets.portable._mul_add`: in float32 a fused multiply-add (one rounding, exact
   by IEEE 754's definition, so the same on every CPU: see :mod:`tempnets.portable`), in
   float64 a multiply and an add (two roundings, as this code always computed float64).
-  The kernel, :func:`tempnets.portable.products_acc`, is written in LLVM IR as a
+  The kernel, :func:`tempnets.portable._products_acc`, is written in LLVM IR as a
   register-blocked matrix product: vector lanes hold different outputs, never parts of
   one sum, so a wider vector computes more outputs at once, not a different sum.  It
   reaches about 80% of a BLAS's float32 speed on the TKRNN's products (~130 GFLOP/s on
@@ -21,14 +21,14 @@ in the code, no libm); this module adds what those models need beyond the logist
   like :func:`tempnets.portable.logistic`: range reduction by powers of 2 and a fixed
   rational or polynomial approximation, each within a few ulp of the true value, in
   float64.  float32 has its own, in float32 arithmetic with fused multiply-adds
-  (:func:`exp_nonpositive_f32`, :func:`logistic_f32`, :func:`tanh_f32`, within 2 ulp): the
-  models call :func:`logistic_of_dtype` and :func:`tanh_of_dtype`, which choose by the
+  (:func:`_exp_nonpositive_f32`, :func:`_logistic_f32`, :func:`_tanh_f32`, within 2 ulp): the
+  models call :func:`_logistic_of_dtype` and :func:`_tanh_of_dtype`, which choose by the
   argument's dtype when a kernel is compiled.  Loops calling them vectorise.
-* **Negligible float32 errors set to 0** (:func:`negligible_to_zero`, by a comparison):
+* **Negligible float32 errors set to 0** (:func:`_negligible_to_zero`, by a comparison):
   a backward pass's errors below 2**-100 would otherwise decay into subnormal numbers,
   on which x86 CPUs take ~100 cycles per operation.
-* **Reductions in a fixed order**: column sums in row order (:func:`colsum_acc`,
-  :func:`colsum_products_acc`), and :func:`sum_of_squares` with four partial sums as
+* **Reductions in a fixed order**: column sums in row order (:func:`_colsum_acc`,
+  :func:`_colsum_products_acc`), and :func:`_sum_of_squares` with four partial sums as
   :func:`tempnets.portable.dot4`.
 
 Every kernel is compiled once per dtype (float32, float64) and layout of its arguments; a
@@ -36,6 +36,27 @@ float32 product stays float32 (``tests/test_portable.py`` and
 ``tests/test_portable_float32.py`` check each kernel bit for bit against numpy evaluating
 the same order, element-wise, in float32 and float64, a float32 fused multiply-add
 emulated exactly, and train each model in processes compiled for different CPUs).
+
+Public and private
+------------------
+The kernels (leading underscore) trust their caller: a short array is read or written out
+of bounds, a crash or garbage.  The models call them after checking their own arguments
+once, at their public entry.  The public names check first and then call them:
+
+=======================  ====================================================================
+:func:`matmul`           ``A (M, K) @ B (K, N) [+ bias (N,)]``: shapes agree, finite reals,
+                         the result fits in memory; float32 when every operand is float32
+:func:`outer`            ``Dᵀ A``, ``D (M, J)``, ``A (M, N)``: as :func:`matmul`
+:func:`colsum`           column sums of a finite 2-D array, in row order
+:func:`colsum_products`  ``sum_i D[i, j] A[i, j]``, ``D`` and ``A`` of one shape, finite
+:func:`sum_of_squares`   of a finite array, in float64
+:func:`exp`              of a real number or an array of them (float64): numpy's answers at
+                         the edges (``-inf``, ``inf``, NaN, subnormal results); strings,
+                         complex numbers and other objects are refused
+:func:`log`              as :func:`exp` (``-inf`` at 0, NaN below 0)
+:func:`tanh`             as :func:`exp`
+:func:`logistic`         as :func:`exp` (:func:`tempnets.portable.logistic`)
+=======================  ====================================================================
 """
 
 from __future__ import annotations
@@ -45,12 +66,11 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from .portable import _LN2_HI, _LN2_LO, logistic, mul_add, products_acc, reduced_exp
+from .checks import array, check_memory
+from .portable import (_LN2_HI, _LN2_LO, _elementwise, _exp_below_708, _logistic, _logistic_of,
+                       _mul_add, _products_acc, _reduced_exp, logistic)
 
-__all__ = ["exp", "log", "tanh", "logistic", "logistic_of", "log_of", "exp_nonpositive_f32", "logistic_f32",
-           "tanh_f32", "logistic_of_dtype", "tanh_of_dtype", "exp_nonpositive_of_dtype",
-           "negligible_to_zero", "logistic_into", "tanh_into", "matmul_acc", "affine_into", "matmul",
-           "outer_acc", "outer", "colsum", "colsum_acc", "colsum_products", "colsum_products_acc",
+__all__ = ["exp", "log", "tanh", "logistic", "matmul", "outer", "colsum", "colsum_products",
            "sum_of_squares"]
 
 _SQRT2 = 1.4142135623730951
@@ -58,23 +78,23 @@ _SQRT2 = 1.4142135623730951
 
 # ----------------------------------------------------------------------------- elementary functions
 
-@numba.njit(cache=True, error_model="numpy")  # (no zero division check: see exp_nonpositive_f32)
-def exp(x):
+@numba.njit(cache=True, error_model="numpy")  # (no zero division check: see _exp_nonpositive_f32)
+def _exp(x):
     """``exp(x)`` within a few ulp in plain arithmetic (float64): 0 below -708 (where the
     true value is below 3e-308), ``inf`` above 709.78, NaN for NaN."""
     x = np.float64(x)
     y = -708.0 if x < -708.0 else x
     y = 709.0 if y > 709.0 else y
-    even, odd, two_k = reduced_exp(y)
+    even, odd, two_k = _reduced_exp(y)
     e = two_k * ((even + odd) / (even - odd))
     e = 0.0 if x < -708.0 else e
     return np.inf if x > 709.782712893384 else e
 
 
 @numba.njit(cache=True, error_model="numpy")
-def tanh(u):
+def _tanh(u):
     """``tanh(u) = (1 - e) / (1 + e)``, ``e = exp(-2u)``, within a few ulp in plain arithmetic
-    (float64).  With ``e = 2**k p(r) / p(-r)`` (:func:`tempnets.portable.reduced_exp`) it is
+    (float64).  With ``e = 2**k p(r) / p(-r)`` (:func:`tempnets.portable._reduced_exp`) it is
     ``(p(-r) - 2**k p(r)) / (p(-r) + 2**k p(r))``, one division; when ``k = 0`` (|u| < 0.17)
     the numerator ``p(-r) - p(r) = -2 odd(r)`` is used as such, so that small arguments keep
     their relative accuracy (the form ``2 logistic(2u) - 1`` would lose it).  Saturates at
@@ -82,7 +102,7 @@ def tanh(u):
     x = -2.0 * np.float64(u)
     x = -708.0 if x < -708.0 else x
     x = 709.0 if x > 709.0 else x
-    even, odd, two_k = reduced_exp(x)
+    even, odd, two_k = _reduced_exp(x)
     q = even - odd
     p = (even + odd) * two_k
     num = q - p
@@ -90,14 +110,11 @@ def tanh(u):
     return num / (q + p)
 
 
-@numba.njit(cache=True)
-def log(x):
-    """Natural logarithm of a positive, finite, normal ``x`` within a few ulp in plain
-    arithmetic (float64).  ``x = 2**e m`` with ``m`` in [sqrt(2)/2, sqrt(2)) from its bits;
-    ``log m = 2 atanh(f) = 2 (f + f^3/3 + ...)``, ``f = (m - 1)/(m + 1)``, ``|f| < 0.172``:
-    eleven terms reach double precision (the last is below 1e-17 of the first)."""
+@numba.njit(cache=True, inline="always")
+def _log_scaled(x, shift):
+    """``log(x) + shift ln 2`` for a positive, finite, normal ``x`` (see :func:`_log`)."""
     bits = np.float64(x).view(np.int64)
-    e = (bits >> 52) - 1023
+    e = (bits >> 52) - 1023 + shift
     m = np.int64((bits & 0xFFFFFFFFFFFFF) | 0x3FF0000000000000).view(np.float64)
     if m > _SQRT2:
         m = m * 0.5
@@ -111,16 +128,72 @@ def log(x):
     return k * _LN2_HI + (f * series + k * _LN2_LO)
 
 
-@numba.vectorize(["float64(float64)"], cache=True)
-def logistic_of(u):
-    """:func:`tempnets.portable.logistic` of every entry of an array (a numpy ufunc)."""
-    return logistic(u)
+@numba.njit(cache=True)
+def _log(x):
+    """Natural logarithm of a positive, finite, normal ``x`` within a few ulp in plain
+    arithmetic (float64).  ``x = 2**e m`` with ``m`` in [sqrt(2)/2, sqrt(2)) from its bits;
+    ``log m = 2 atanh(f) = 2 (f + f^3/3 + ...)``, ``f = (m - 1)/(m + 1)``, ``|f| < 0.172``:
+    eleven terms reach double precision (the last is below 1e-17 of the first).  Other
+    arguments give garbage: :func:`log` handles them."""
+    return _log_scaled(x, 0)
+
+
+_SMALLEST_NORMAL = 2.2250738585072014e-308
+_TWO_54 = 18014398509481984.0  # 2**54: a subnormal times it is normal, exactly
 
 
 @numba.vectorize(["float64(float64)"], cache=True)
-def log_of(x):
-    """:func:`log` of every entry of an array (a numpy ufunc)."""
-    return log(x)
+def _log_of(x):
+    """:func:`_log` of every entry of an array, with numpy's answers where it has none: NaN
+    below 0 and for NaN, ``-inf`` at 0, ``inf`` at ``inf``; a subnormal ``x`` is scaled by
+    2**54 first (exact) and 54 ln 2 taken off in the exponent (a numpy ufunc)."""
+    if x != x:
+        return x
+    if x < 0.0:
+        return np.nan
+    if x == 0.0:
+        return -np.inf
+    if x == np.inf:
+        return np.inf
+    if x < _SMALLEST_NORMAL:
+        return _log_scaled(x * _TWO_54, -54)
+    return _log(x)
+
+
+@numba.vectorize(["float64(float64)"], cache=True)
+def _exp_of(x):
+    """:func:`_exp` of every entry of an array, and below -708 (where :func:`_exp` gives 0)
+    the subnormal result numpy gives (:func:`tempnets.portable._exp_below_708`; a numpy ufunc)."""
+    if x != x:
+        return x
+    return _exp_below_708(x) if x < -708.0 else _exp(x)
+
+
+@numba.vectorize(["float64(float64)"], cache=True)
+def _tanh_of(u):
+    """:func:`_tanh` of every entry of an array (a numpy ufunc)."""
+    return u if u != u else _tanh(u)
+
+
+def exp(x):
+    """``exp`` of a real number or of every entry of an array (float64), within a few ulp in
+    plain arithmetic (:func:`_exp`; subnormal results within one unit of the smallest
+    subnormal): numpy's answers at the edges (0 below -745.2, ``inf`` above 709.78, NaN for
+    NaN).  A number gives a ``float``, an array a float64 array."""
+    return _elementwise("x", x, _exp_of)
+
+
+def log(x):
+    """Natural logarithm of a real number or of every entry of an array (float64), within a
+    few ulp in plain arithmetic (:func:`_log`), subnormal ``x`` included: numpy's answers at
+    the edges (``-inf`` at 0, NaN below 0 and for NaN, ``inf`` at ``inf``)."""
+    return _elementwise("x", x, _log_of)
+
+
+def tanh(u):
+    """``tanh`` of a real number or of every entry of an array (float64), within a few ulp
+    in plain arithmetic (:func:`_tanh`): ±1 beyond ±19, NaN for NaN."""
+    return _elementwise("u", u, _tanh_of)
 
 
 # ----------------------------------------------------------------------------- the same in float32
@@ -139,9 +212,9 @@ _F32_TANH_SMALL = np.float32(0.625)
 
 
 @numba.njit(cache=True, inline="always")
-def exp_nonpositive_f32(z):
+def _exp_nonpositive_f32(z):
     """``exp(z)`` for a float32 ``z <= 0`` (NaN stays NaN), in float32 arithmetic with fused
-    multiply-adds (:func:`tempnets.portable.mul_add`): within 1 ulp, subnormal results within
+    multiply-adds (:func:`tempnets.portable._mul_add`): within 1 ulp, subnormal results within
     one unit of the smallest subnormal, 0 below -104.
 
     Cephes' ``expf`` (Moshier): ``k = rint(z / ln 2)`` by adding and subtracting
@@ -149,32 +222,32 @@ def exp_nonpositive_f32(z):
     its minimax polynomial of degree 5, then times ``2**(k + 64)`` (a normal number) and
     ``2**-64``, so that a subnormal result is rounded once.  Vectorises (no division)."""
     z = _F32_LOWEST if z < _F32_LOWEST else z
-    shifted = mul_add(z, _F32_LOG2E, _F32_ROUND)
+    shifted = _mul_add(z, _F32_LOG2E, _F32_ROUND)
     k = shifted - _F32_ROUND
-    r = mul_add(k, -_F32_LN2_LO, mul_add(k, -_F32_LN2_HI, z))
+    r = _mul_add(k, -_F32_LN2_LO, _mul_add(k, -_F32_LN2_HI, z))
     c = _F32_EXP
-    p = mul_add(mul_add(mul_add(mul_add(mul_add(c[0], r, c[1]), r, c[2]), r, c[3]), r, c[4]), r, c[5])
-    p = mul_add(p, r * r, r) + _F32_ONE
+    p = _mul_add(_mul_add(_mul_add(_mul_add(_mul_add(c[0], r, c[1]), r, c[2]), r, c[3]), r, c[4]), r, c[5])
+    p = _mul_add(p, r * r, r) + _F32_ONE
     # the integer k is in the low bits of shifted; 0x4B400000 is the bits of _F32_ROUND
     bits = (np.float32(shifted).view(np.int32) - np.int32(0x4B400000) + np.int32(127 + 64)) << np.int32(23)
     return (p * np.int32(bits).view(np.float32)) * np.float32(2.0 ** -64)
 
 
 @numba.njit(cache=True, error_model="numpy")
-def logistic_f32(u):
+def _logistic_f32(u):
     """``1 / (1 + exp(-u))`` for a float32 ``u``, in float32: within 2 ulp everywhere
     (subnormal results included), NaN for NaN.
 
-    With ``e = exp(-|u|)`` (:func:`exp_nonpositive_f32`, in (0, 1]) it is ``1 / (1 + e)``
+    With ``e = exp(-|u|)`` (:func:`_exp_nonpositive_f32`, in (0, 1]) it is ``1 / (1 + e)``
     for ``u >= 0`` and ``e / (1 + e)`` below, one division and no cancellation.  (The
     ``numpy`` error model only drops the zero-division check, which ``1 + e`` never needs:
     with the check LLVM cannot vectorise a loop calling it.)"""
-    e = exp_nonpositive_f32(u if u < _F32_ZERO else -u)
+    e = _exp_nonpositive_f32(u if u < _F32_ZERO else -u)
     return (_F32_ONE if u >= _F32_ZERO else e) / (_F32_ONE + e)
 
 
 @numba.njit(cache=True, error_model="numpy")
-def tanh_f32(u):
+def _tanh_f32(u):
     """``tanh(u)`` for a float32 ``u``, in float32: within 2 ulp, ±1 beyond ±9, NaN for NaN.
 
     Cephes' ``tanhf``: below 0.625 in magnitude the odd minimax polynomial ``u + u^3 P(u^2)``
@@ -182,13 +255,13 @@ def tanh_f32(u):
     exp(-2|u|) <= 0.29`` (no cancellation) and the sign of ``u``.  Both are computed and
     one is selected, so loops calling it vectorise."""
     a = u if u >= _F32_ZERO else -u
-    e = exp_nonpositive_f32(-(a + a))
+    e = _exp_nonpositive_f32(-(a + a))
     large = (_F32_ONE - e) / (_F32_ONE + e)
     large = large if u >= _F32_ZERO else -large
     s = u * u
     c = _F32_TANH
-    p = mul_add(mul_add(mul_add(mul_add(c[0], s, c[1]), s, c[2]), s, c[3]), s, c[4])
-    small = mul_add(p * s, u, u)
+    p = _mul_add(_mul_add(_mul_add(_mul_add(c[0], s, c[1]), s, c[2]), s, c[3]), s, c[4])
+    small = _mul_add(p * s, u, u)
     return small if a < _F32_TANH_SMALL else large
 
 
@@ -205,14 +278,14 @@ def _in_dtype(f64, f32):
     return f
 
 
-logistic_of_dtype = _in_dtype(logistic, logistic_f32)
-logistic_of_dtype.__doc__ = """The logistic in the precision of its argument: :func:`tempnets.portable.logistic`
-(float64 arithmetic) for a float64, :func:`logistic_f32` for a float32."""
-tanh_of_dtype = _in_dtype(tanh, tanh_f32)
-tanh_of_dtype.__doc__ = """``tanh`` in the precision of its argument: :func:`tanh` or :func:`tanh_f32`."""
-exp_nonpositive_of_dtype = _in_dtype(exp, exp_nonpositive_f32)
-exp_nonpositive_of_dtype.__doc__ = """``exp(z)``, ``z <= 0``, in the precision of ``z``: :func:`exp` or
-:func:`exp_nonpositive_f32`."""
+_logistic_of_dtype = _in_dtype(_logistic, _logistic_f32)
+_logistic_of_dtype.__doc__ = """The logistic in the precision of its argument: :func:`tempnets.portable._logistic`
+(float64 arithmetic) for a float64, :func:`_logistic_f32` for a float32."""
+_tanh_of_dtype = _in_dtype(_tanh, _tanh_f32)
+_tanh_of_dtype.__doc__ = """``tanh`` in the precision of its argument: :func:`_tanh` or :func:`_tanh_f32`."""
+_exp_nonpositive_of_dtype = _in_dtype(_exp, _exp_nonpositive_f32)
+_exp_nonpositive_of_dtype.__doc__ = """``exp(z)``, ``z <= 0``, in the precision of ``z``: :func:`_exp` or
+:func:`_exp_nonpositive_f32`."""
 
 
 _F32_NEGLIGIBLE = np.float32(2.0 ** -100)
@@ -228,8 +301,8 @@ def _negligible_to_zero_f32(v):
     return v if abs(v) >= _F32_NEGLIGIBLE else np.float32(0.0)
 
 
-negligible_to_zero = _in_dtype(_same, _negligible_to_zero_f32)
-negligible_to_zero.__doc__ = """``v``, except 0 for a float32 below 2**-100 in magnitude.
+_negligible_to_zero = _in_dtype(_same, _negligible_to_zero_f32)
+_negligible_to_zero.__doc__ = """``v``, except 0 for a float32 below 2**-100 in magnitude.
 
 For the backward passes' errors: they shrink at every step back through time and, at long
 delays, become subnormal (below 1.2e-38), where every x86 multiply or add takes a
@@ -240,91 +313,154 @@ resolution.  float64 values are returned unchanged (their subnormals start at 2e
 
 
 @numba.njit(cache=True)
-def logistic_into(out, a):
-    """``out[j] = logistic(a[j])`` in the arrays' precision (:func:`logistic_of_dtype`), for
+def _logistic_into(out, a):
+    """``out[j] = logistic(a[j])`` in the arrays' precision (:func:`_logistic_of_dtype`), for
     1-D arrays.  ``out`` must not overlap ``a``: LLVM vectorises the loop after checking
     that at run time, and runs it one element at a time when the check fails."""
     for j in range(a.size):
-        out[j] = logistic_of_dtype(a[j])
+        out[j] = _logistic_of_dtype(a[j])
 
 
 @numba.njit(cache=True)
-def tanh_into(out, a):
-    """``out[j] = tanh(a[j])`` in the arrays' precision (:func:`tanh_of_dtype`), for 1-D
-    arrays that do not overlap (as :func:`logistic_into`)."""
+def _tanh_into(out, a):
+    """``out[j] = tanh(a[j])`` in the arrays' precision (:func:`_tanh_of_dtype`), for 1-D
+    arrays that do not overlap (as :func:`_logistic_into`)."""
     for j in range(a.size):
-        out[j] = tanh_of_dtype(a[j])
+        out[j] = _tanh_of_dtype(a[j])
 
 
 # ----------------------------------------------------------------------------- products and sums
 
 _K_BLOCK = 64
-"""``k`` per pass of :func:`matmul_acc` over ``out``: a panel of ``B`` this tall stays in the
+"""``k`` per pass of :func:`_matmul_acc` over ``out``: a panel of ``B`` this tall stays in the
 first-level cache while every row block uses it."""
 
 
 @numba.njit(cache=True)
-def matmul_acc(out, A, B):
+def _matmul_acc(out, A, B):
     """``out[i, j] += sum_k A[i, k] B[k, j]``, each ``out[i, j]`` adding its products one by
-    one in ``k`` order: ``out[i, j] = mul_add(A[i, k], B[k, j], out[i, j])`` for ``k = 0, 1,
-    ...`` (:func:`tempnets.portable.mul_add`: rounded once in float32, twice in float64,
+    one in ``k`` order: ``out[i, j] = _mul_add(A[i, k], B[k, j], out[i, j])`` for ``k = 0, 1,
+    ...`` (:func:`tempnets.portable._mul_add`: rounded once in float32, twice in float64,
     the same bits as ``for k: out += A[:, k:k+1] * B[k]``).
 
-    The register-blocked kernel :func:`tempnets.portable.products_acc`, ``k`` in blocks of
+    The register-blocked kernel :func:`tempnets.portable._products_acc`, ``k`` in blocks of
     :data:`_K_BLOCK` (``out`` is stored between blocks, in its own dtype: no sum changes).
     ``out`` and ``B`` must be C-contiguous; ``A`` may be any view (e.g. a transpose)."""
     K = A.shape[1]
     for k0 in range(0, K, _K_BLOCK):
-        products_acc(out, A, B, k0, min(K, k0 + _K_BLOCK))
+        _products_acc(out, A, B, k0, min(K, k0 + _K_BLOCK))
     return out
 
 
 @numba.njit(cache=True)
-def affine_into(out, A, B, bias):
+def _affine_into(out, A, B, bias):
     """``out[i, j] = bias[j] + sum_k A[i, k] B[k, j]``: ``out`` set to ``bias`` on every row,
-    then :func:`matmul_acc` (a layer's input, the bias first and the products in ``k`` order)."""
+    then :func:`_matmul_acc` (a layer's input, the bias first and the products in ``k`` order)."""
     for i in range(out.shape[0]):
         for j in range(out.shape[1]):
             out[i, j] = bias[j]
-    return matmul_acc(out, A, B)
+    return _matmul_acc(out, A, B)
 
 
 @numba.njit(cache=True)
-def outer_acc(out, D, A):
+def _outer_acc(out, D, A):
     """``out[j, n] += sum_m D[m, j] A[m, n]`` (``out += Dᵀ A``: a weight gradient summed over
     time and batch), each element adding its products one by one in ``m`` order:
-    :func:`matmul_acc` with the view ``Dᵀ``.  ``out`` and ``A`` C-contiguous."""
-    return matmul_acc(out, D.T, A)
+    :func:`_matmul_acc` with the view ``Dᵀ``.  ``out`` and ``A`` C-contiguous."""
+    return _matmul_acc(out, D.T, A)
+
+
+def _matmul(A, B, bias=None):
+    """``A @ B`` (plus ``bias`` on every row) by :func:`_matmul_acc`, starting from ``bias``
+    (or 0): a new array in the dtype of ``A``.  Unchecked: :func:`matmul` checks."""
+    B = np.ascontiguousarray(B)
+    if bias is None:
+        return _matmul_acc(np.zeros((A.shape[0], B.shape[1]), A.dtype), A, B)
+    return _affine_into(np.empty((A.shape[0], B.shape[1]), A.dtype), A, B, bias)
+
+
+def _outer(D, A):
+    """``Dᵀ A`` by :func:`_outer_acc`: a new array in the dtype of ``D`` (unchecked: :func:`outer`)."""
+    out = np.zeros((D.shape[1], A.shape[1]), D.dtype)
+    return _outer_acc(out, np.ascontiguousarray(D), np.ascontiguousarray(A))
+
+
+def _colsum(D):
+    """Column sums of ``D`` in row order (:func:`_colsum_acc`): a new array in its dtype
+    (unchecked: :func:`colsum`)."""
+    return _colsum_acc(np.zeros(D.shape[1], D.dtype), np.ascontiguousarray(D))
+
+
+def _colsum_products(D, A):
+    """``sum_i D[i, j] A[i, j]`` in row order (:func:`_colsum_products_acc`), in ``D``'s dtype
+    (unchecked: :func:`colsum_products`)."""
+    return _colsum_products_acc(np.zeros(D.shape[1], D.dtype), np.ascontiguousarray(D),
+                                np.ascontiguousarray(A))
+
+
+def _operands(shapes, **arrays):
+    """The named arrays checked for :func:`matmul` and its kin: real, finite, of the ``shapes``
+    (named sizes must agree), in one precision: float32 when every one is float32, else
+    float64 (the products are computed, and returned, in it)."""
+    single = all(isinstance(a, np.ndarray) and a.dtype == np.float32 for a in arrays.values())
+    dtype = np.float32 if single else np.float64
+    dims = {}
+    return [array(name, a, shapes[name], dims).astype(dtype, copy=False)
+            for name, a in arrays.items()], dims
+
+
+def _result(dims, *sizes):
+    """Refuse a result of these named sizes that cannot fit in memory."""
+    n = 1
+    for k in sizes:
+        n *= dims[k][0]
+    check_memory(n, f"the result ({' x '.join(f'{k}={dims[k][0]}' for k in sizes)})")
 
 
 def matmul(A, B, bias=None):
-    """``A @ B`` (plus ``bias`` on every row) by :func:`matmul_acc`, starting from ``bias``
-    (or 0): a new array in the dtype of ``A``."""
-    B = np.ascontiguousarray(B)
-    if bias is None:
-        return matmul_acc(np.zeros((A.shape[0], B.shape[1]), A.dtype), A, B)
-    return affine_into(np.empty((A.shape[0], B.shape[1]), A.dtype), A, B, bias)
+    """``A @ B`` (plus ``bias`` on every row), each element adding its products in ``k``
+    order (:func:`_matmul_acc`, the same bits on every CPU), starting from ``bias`` or 0.
+
+    ``A`` (M, K), ``B`` (K, N), ``bias`` (N,): arrays of finite real numbers.  Computed and
+    returned in float32 when all are float32, else in float64."""
+    shapes = {"A": ("M", "K"), "B": ("K", "N"), "bias": ("N",)}
+    given = {"A": A, "B": B} if bias is None else {"A": A, "B": B, "bias": bias}
+    arrays, dims = _operands(shapes, **given)
+    _result(dims, "M", "N")
+    return _matmul(*arrays)
 
 
 def outer(D, A):
-    """``Dᵀ A`` by :func:`outer_acc`: a new array in the dtype of ``D``."""
-    out = np.zeros((D.shape[1], A.shape[1]), D.dtype)
-    return outer_acc(out, np.ascontiguousarray(D), np.ascontiguousarray(A))
+    """``Dᵀ A`` (a weight gradient summed over rows), each element adding its products in row
+    order (:func:`_outer_acc`).  ``D`` (M, J), ``A`` (M, N) finite; float32 when both are."""
+    (D, A), dims = _operands({"D": ("M", "J"), "A": ("M", "N")}, D=D, A=A)
+    _result(dims, "J", "N")
+    return _outer(D, A)
 
 
 def colsum(D):
-    """Column sums of ``D`` in row order (:func:`colsum_acc`): a new array in its dtype."""
-    return colsum_acc(np.zeros(D.shape[1], D.dtype), np.ascontiguousarray(D))
+    """Column sums of a 2-D array ``D`` of finite real numbers, in row order
+    (:func:`_colsum_acc`), in its precision (float32 or float64)."""
+    (D,), _ = _operands({"D": (None, None)}, D=D)
+    return _colsum(D)
 
 
 def colsum_products(D, A):
-    """``sum_i D[i, j] A[i, j]`` in row order (:func:`colsum_products_acc`), in ``D``'s dtype."""
-    return colsum_products_acc(np.zeros(D.shape[1], D.dtype), np.ascontiguousarray(D),
-                               np.ascontiguousarray(A))
+    """``sum_i D[i, j] A[i, j]`` in row order (:func:`_colsum_products_acc`): ``D`` and ``A``
+    2-D arrays of finite real numbers of one shape; float32 when both are."""
+    (D, A), _ = _operands({"D": ("M", "N"), "A": ("M", "N")}, D=D, A=A)
+    return _colsum_products(D, A)
+
+
+def sum_of_squares(a):
+    """``sum(a**2)`` of an array of finite real numbers, in float64 with four partial sums in a
+    fixed order (:func:`_sum_of_squares`): the same bits on every CPU.  float32 entries are
+    widened first (each square is exact)."""
+    return float(_sum_of_squares(array("a", a)))  # (float64 holds every float32 exactly)
 
 
 @numba.njit(cache=True)
-def colsum_acc(out, D):
+def _colsum_acc(out, D):
     """``out[j] += sum_i D[i, j]``, in row order."""
     M, N = D.shape
     for i in range(M):
@@ -334,19 +470,20 @@ def colsum_acc(out, D):
 
 
 @numba.njit(cache=True)
-def colsum_products_acc(out, D, A):
-    """``out[j] += sum_i D[i, j] A[i, j]``, in row order (:func:`tempnets.portable.mul_add`)."""
+def _colsum_products_acc(out, D, A):
+    """``out[j] += sum_i D[i, j] A[i, j]``, in row order (:func:`tempnets.portable._mul_add`)."""
     M, N = D.shape
     for i in range(M):
         for j in range(N):
-            out[j] = mul_add(D[i, j], A[i, j], out[j])
+            out[j] = _mul_add(D[i, j], A[i, j], out[j])
     return out
 
 
 @numba.njit(cache=True)
-def sum_of_squares(a):
+def _sum_of_squares(a):
     """``sum(a**2)`` in float64 (float32 entries are widened first, so each square is exact),
-    with four partial sums as :func:`tempnets.portable.dot4`: the same bits on every CPU."""
+    with four partial sums as :func:`tempnets.portable.dot4`: the same bits on every CPU.
+    Unchecked (:func:`sum_of_squares` checks)."""
     b = a.reshape(-1)
     n = b.size
     s0 = 0.0

@@ -4,7 +4,7 @@ Papers: Sutskever & Hinton (2010), section 2 (the RNN they define, eqs. 1-5);
 Hochreiter & Schmidhuber (1997) with the forget gate of Gers, Schmidhuber &
 Cummins (2000), the LSTM the TKRNN is compared with ("comparable to that of the
 Long Short-Term Memory").  Both use the batch layout, the loss and output layer
-(:func:`tempnets.tkrnn.softmax_xent`, :func:`tempnets.tkrnn.output_loss_and_grad`) and the
+(:func:`tempnets.tkrnn.softmax_xent`, :func:`tempnets.tkrnn._output_loss_and_grad`) and the
 parameter-dict interface of :mod:`tempnets.tkrnn`, so one training loop
 (:mod:`tempnets.optim`) trains all three.
 
@@ -35,9 +35,9 @@ import numba
 import numpy as np
 
 from . import portable_math as pm
-from .checks import array, count, real
+from .checks import array, check_memory, count, real
 from .random import as_generator, perturbed
-from .tkrnn import output_loss_and_grad, scored_rows, weights_and_batch
+from .tkrnn import _output_loss_and_grad, _scored_rows, _weights_and_batch
 
 __all__ = ["rnn_init", "rnn_forward", "rnn_loss_and_grad", "lstm_init", "lstm_forward",
            "lstm_loss_and_grad", "n_params", "matched_hidden"]
@@ -49,7 +49,7 @@ GATES = {"rnn": 1, "lstm": 4}
 
 
 def _gates(kind) -> int:
-    if kind not in GATES:
+    if not isinstance(kind, str) or kind not in GATES:
         raise ValueError(f"kind must be 'rnn' or 'lstm', got {kind!r}")
     return GATES[kind]
 
@@ -72,30 +72,39 @@ def matched_hidden(kind: str, n_in: int, n_out: int, target: int) -> int:
     I, O = count("n_in", n_in, 1), count("n_out", n_out, 1)
     target = count("target", target, 1)
     b, c = g * (I + 1) + O, O * (I + 1) - target
-    root = math.floor((-b + math.sqrt(b * b - 4 * g * c)) / (2 * g))
+    root = (math.isqrt(b * b - 4 * g * c) - b) // (2 * g)  # (integers: any size of target)
     near = range(max(1, root - 1), max(1, root - 1) + 4)
     return min(near, key=lambda h: abs(n_params(kind, n_in, h, n_out) - target))
+
+
+def _boolean(name, value) -> None:
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
 
 
 def _init(gates, n_in, n_hidden, n_out, rng, scale):
     I, H, O = (count(k, v, 1) for k, v in (("n_in", n_in), ("n_hidden", n_hidden),
                                                  ("n_out", n_out)))
     scale = real("scale", scale)
+    check_memory(2 * (gates * H + O) * (H + I + 1), f"{'RNN' if gates == 1 else 'LSTM'} parameters "
+                 f"of n_in={I}, n_hidden={H}, n_out={O} (and their draws)")
     gen = as_generator(rng)
     std = scale / np.sqrt(H + I)
     return {"W_h": perturbed(gen.standard_normal((gates * H, H + I)) * std), "b_h": np.zeros(gates * H),
             "W_z": perturbed(gen.standard_normal((O, H + I)) * std), "b_z": np.zeros(O)}
 
 
-def _shapes(params, gates, name):
+def _shapes(params, gates, name, x=None):
     """``(I, H, O)`` of an RNN's (``gates`` 1) or LSTM's (4) parameters, after checking that the
-    arrays are finite and agree."""
+    arrays are finite and agree, and, given the inputs ``x``, that they are not the other
+    model's parameters (an RNN's ``W_h`` (H, H + I) reads as an LSTM's with H / 4 units)."""
     if not isinstance(params, dict) or set(params) != set(PARAM_NAMES):
         got = sorted(params) if isinstance(params, dict) else type(params).__name__
         raise TypeError(f"{name} params must be a dict with keys {PARAM_NAMES}, got {got}")
     dims = {}
     W_h = array(f"{name} params['W_h']", params["W_h"], ("gates x H", "H + I"), dims)
     GH, HI = W_h.shape
+    _not_the_other_model(GH, HI, gates, x)
     if GH % gates:
         raise ValueError(f"{name} W_h must have {gates} x H rows, got {GH}")
     H = GH // gates
@@ -104,6 +113,29 @@ def _shapes(params, gates, name):
     if HI <= H:
         raise ValueError(f"{name} params have mismatched sizes: W_h has {HI} columns, need H + I > H = {H}")
     return HI - H, H, dims["O"][0]
+
+
+_USE = {1: "rnn_forward / rnn_loss_and_grad", 4: "lstm_forward / lstm_loss_and_grad"}
+_KIND = {1: ("RNN", "W_h (H, H + I)"), 4: ("LSTM", "W_h (4 H, H + I)")}
+
+
+def _not_the_other_model(GH, HI, gates, x):
+    """Refuse parameters whose ``W_h`` (``GH`` rows, ``HI`` columns) fits the other model (RNN:
+    1 gate, LSTM: 4) with the input units of ``x`` and does not fit this one."""
+    try:
+        n_in = np.shape(x)[-1] if x is not None and np.ndim(x) == 3 else None
+    except (TypeError, ValueError):  # (a ragged x: check_batch says what is wrong with it)
+        n_in = None
+
+    def fits(g):
+        return n_in is not None and GH % g == 0 and HI - GH // g == n_in
+
+    other = 5 - gates
+    if fits(other) and not fits(gates):
+        (name, layout), (other_name, other_layout) = _KIND[gates], _KIND[other]
+        raise ValueError(f"these are {other_name} params, not {name} params: W_h {(GH, HI)} is "
+                         f"{other_layout} with H = {GH // other}, I = {n_in} (x's input units), while "
+                         f"{name} params have {layout}; use {_USE[other]}")
 
 
 # ----------------------------------------------------------------------------- RNN (eqs. 1-2)
@@ -128,18 +160,18 @@ def _readout(inp, x, W_z, b_z):
     T, B, I = x.shape
     H = inp.shape[2] - I
     v = np.concatenate([inp[1:, :, :H], x], axis=2)
-    return v, pm.matmul(v.reshape(T * B, H + I), W_z.T, bias=b_z).reshape(T, B, -1)
+    return v, pm._matmul(v.reshape(T * B, H + I), W_z.T, bias=b_z).reshape(T, B, -1)
 
 
 def _outputs_loss_and_grad(inp, x, W_z, b_z, target, mask):
     """``(loss, dh_out, dW_z, db_z)`` of the output layer (both models), at the scored rows
-    only (:func:`tempnets.tkrnn.output_loss_and_grad`); ``dh_out`` ``(T, B, H)`` is the error
+    only (:func:`tempnets.tkrnn._output_loss_and_grad`); ``dh_out`` ``(T, B, H)`` is the error
     into ``h_t`` from ``z_t``."""
     T, B, I = x.shape
     H = inp.shape[2] - I
-    rows = scored_rows(mask)
+    rows = _scored_rows(mask)
     v = np.concatenate([inp[1:, :, :H].reshape(T * B, H)[rows], x.reshape(T * B, I)[rows]], axis=1)
-    loss, dh_out, dW_z, db_z = output_loss_and_grad(v, rows, T * B, W_z, b_z, W_z[:, :H], target,
+    loss, dh_out, dW_z, db_z = _output_loss_and_grad(v, rows, T * B, W_z, b_z, W_z[:, :H], target,
                                                     mask, B)
     return loss, dh_out.reshape(T, B, H), dW_z, db_z
 
@@ -152,10 +184,10 @@ def _gradients(da, inp, outputs):
     inp = inp[:T].reshape(T * B, -1)
     W_h = np.empty((G * H, inp.shape[1]), da.dtype)
     for q in range(G):
-        W_h[q * H:(q + 1) * H] = pm.outer(da[q].reshape(T * B, H), inp)
+        W_h[q * H:(q + 1) * H] = pm._outer(da[q].reshape(T * B, H), inp)
     loss, _, dW_z, db_z = outputs
     return loss, {"W_h": W_h,
-                  "b_h": np.concatenate([pm.colsum(da[q].reshape(T * B, H)) for q in range(G)]),
+                  "b_h": np.concatenate([pm._colsum(da[q].reshape(T * B, H)) for q in range(G)]),
                   "W_z": dW_z, "b_z": db_z}
 
 
@@ -173,15 +205,16 @@ def _rnn_states(W_hT, b_h, inp):
     H = b_h.size
     a = np.empty((B, H), inp.dtype)
     for t in range(T):
-        pm.affine_into(a, inp[t], W_hT, b_h)
+        pm._affine_into(a, inp[t], W_hT, b_h)
         for b in range(B):
-            pm.logistic_into(inp[t + 1, b, :H], a[b])
+            pm._logistic_into(inp[t + 1, b, :H], a[b])
 
 
 def rnn_forward(params, x, return_states=False):
     """Logits ``(T, B, O)`` of eqs. 1-2 (and hidden states ``(T, B, H)`` with ``return_states``)."""
-    I, H, O = _shapes(params, 1, "RNN")
-    (W_h, b_h, W_z, b_z), (x, _, _) = weights_and_batch(params, x, n_in=I)
+    I, H, O = _shapes(params, 1, "RNN", x)
+    _boolean("return_states", return_states)
+    (W_h, b_h, W_z, b_z), (x, _, _) = _weights_and_batch(params, x, n_in=I, floats_per_step=2 * H + I + O)
     inp = _rnn_forward(W_h, b_h, x)
     _, logits = _readout(inp, x, W_z, b_z)
     return (logits, inp[1:, :, :H]) if return_states else logits
@@ -189,8 +222,9 @@ def rnn_forward(params, x, return_states=False):
 
 def rnn_loss_and_grad(params, x, target, mask=None):
     """Cross-entropy over masked steps / B and its gradient by BPTT (:func:`_rnn_deltas`)."""
-    I, H, O = _shapes(params, 1, "RNN")
-    (W_h, b_h, W_z, b_z), (x, target, mask) = weights_and_batch(params, x, target, mask, I, O)
+    I, H, O = _shapes(params, 1, "RNN", x)
+    (W_h, b_h, W_z, b_z), (x, target, mask) = _weights_and_batch(params, x, target, mask, I, O,
+                                                                 floats_per_step=4 * H + 2 * I + O)
     inp = _rnn_forward(W_h, b_h, x)
     outputs = _outputs_loss_and_grad(inp, x, W_z, b_z, target, mask)
     da = np.empty(outputs[1].shape, x.dtype)
@@ -209,9 +243,9 @@ def _rnn_deltas(W_yy, inp, dy_out, da):
         for b in range(B):
             y, d, dy, dhb = inp[t + 1, b], da[t, b], dy_out[t, b], dh[b]
             for j in range(H):
-                d[j] = pm.negligible_to_zero((dy[j] + dhb[j]) * y[j] * (one - y[j]))
+                d[j] = pm._negligible_to_zero((dy[j] + dhb[j]) * y[j] * (one - y[j]))
                 dhb[j] = 0
-        pm.matmul_acc(dh, da[t], W_yy)
+        pm._matmul_acc(dh, da[t], W_yy)
 
 
 # ----------------------------------------------------------------------------- LSTM
@@ -253,11 +287,11 @@ def _lstm_states(W_hT, b_h, inp, c, gates, tc):
     h = np.empty((B, H), gates.dtype)
     for t in range(T):
         for q in range(4):
-            pm.affine_into(a, inp[t], W_hT[q], b_h[q])
+            pm._affine_into(a, inp[t], W_hT[q], b_h[q])
             if q < 3:
-                pm.logistic_into(_flat(gates[q, t]), _flat(a))
+                pm._logistic_into(_flat(gates[q, t]), _flat(a))
             else:
-                pm.tanh_into(_flat(gates[q, t]), _flat(a))
+                pm._tanh_into(_flat(gates[q, t]), _flat(a))
         _cell_step(_flat(c[t + 1]), _flat(tc[t]), _flat(h), _flat(c[t]), _flat(gates[0, t]),
                    _flat(gates[1, t]), _flat(gates[2, t]), _flat(gates[3, t]))
         for b in range(B):
@@ -266,20 +300,21 @@ def _lstm_states(W_hT, b_h, inp, c, gates, tc):
 
 @numba.njit(cache=True)
 def _cell_step(c, tc, h, c_old, i, f, o, u):
-    """``c_t = f ⊙ c_{t-1} + i ⊙ u`` (:func:`tempnets.portable.mul_add`), ``tanh(c_t)`` and
+    """``c_t = f ⊙ c_{t-1} + i ⊙ u`` (:func:`tempnets.portable._mul_add`), ``tanh(c_t)`` and
     ``h_t = o ⊙ tanh(c_t)``.  (Two loops of few arrays each: LLVM vectorises a loop only when
     it needs few run-time checks that its arrays do not overlap.)"""
     for j in range(c.size):
-        c[j] = pm.mul_add(f[j], c_old[j], i[j] * u[j])
+        c[j] = pm._mul_add(f[j], c_old[j], i[j] * u[j])
     for j in range(c.size):
-        tc[j] = pm.tanh_of_dtype(c[j])
+        tc[j] = pm._tanh_of_dtype(c[j])
         h[j] = o[j] * tc[j]
 
 
 def lstm_forward(params, x, return_states=False):
     """Logits ``(T, B, O)`` (and ``(h, c)``, each ``(T, B, H)``, with ``return_states``)."""
-    I, H, O = _shapes(params, 4, "LSTM")
-    (W_h, b_h, W_z, b_z), (x, _, _) = weights_and_batch(params, x, n_in=I)
+    I, H, O = _shapes(params, 4, "LSTM", x)
+    _boolean("return_states", return_states)
+    (W_h, b_h, W_z, b_z), (x, _, _) = _weights_and_batch(params, x, n_in=I, floats_per_step=8 * H + 2 * I + O)
     inp, c, _, _ = _lstm_forward(W_h, b_h, x)
     _, logits = _readout(inp, x, W_z, b_z)
     return (logits, inp[1:, :, :H], c[1:]) if return_states else logits
@@ -287,8 +322,9 @@ def lstm_forward(params, x, return_states=False):
 
 def lstm_loss_and_grad(params, x, target, mask=None):
     """Cross-entropy over masked steps / B and its gradient by BPTT (:func:`_lstm_deltas`)."""
-    I, H, O = _shapes(params, 4, "LSTM")
-    (W_h, b_h, W_z, b_z), (x, target, mask) = weights_and_batch(params, x, target, mask, I, O)
+    I, H, O = _shapes(params, 4, "LSTM", x)
+    (W_h, b_h, W_z, b_z), (x, target, mask) = _weights_and_batch(params, x, target, mask, I, O,
+                                                                 floats_per_step=12 * H + 2 * I + O)
     inp, c, gates, tc = _lstm_forward(W_h, b_h, x)
     outputs = _outputs_loss_and_grad(inp, x, W_z, b_z, target, mask)
     da = np.empty(gates.shape, x.dtype)
@@ -310,7 +346,7 @@ def _lstm_deltas(W_hh, c, gates, tc, dh_out, da):
                      (_flat(gates[0, t]), _flat(gates[1, t]), _flat(gates[2, t]), _flat(gates[3, t])),
                      _flat(tc[t]), _flat(c[t]))
         for q in range(4):
-            pm.matmul_acc(dh, da[q, t], W_hh[q])
+            pm._matmul_acc(dh, da[q, t], W_hh[q])
 
 
 @numba.njit(cache=True)
@@ -326,15 +362,15 @@ def _cell_deltas(da, dh, dc, dh_out, gates, th, c_old):
     for j in range(dh.size):
         dh[j] = dh_out[j] + dh[j]  # into h_t
     for j in range(dh.size):  # into c_t: through h_t = o tanh(c_t), and through c_{t+1}
-        dc[j] = pm.negligible_to_zero(dh[j] * o[j] * (one - th[j] * th[j]) + dc[j])
+        dc[j] = pm._negligible_to_zero(dh[j] * o[j] * (one - th[j] * th[j]) + dc[j])
     for j in range(dh.size):
-        di[j] = pm.negligible_to_zero(dc[j] * u[j] * i[j] * (one - i[j]))
+        di[j] = pm._negligible_to_zero(dc[j] * u[j] * i[j] * (one - i[j]))
     for j in range(dh.size):
-        df[j] = pm.negligible_to_zero(dc[j] * c_old[j] * f[j] * (one - f[j]))  # c_old = c_{t-1}
+        df[j] = pm._negligible_to_zero(dc[j] * c_old[j] * f[j] * (one - f[j]))  # c_old = c_{t-1}
     for j in range(dh.size):
-        do[j] = pm.negligible_to_zero(dh[j] * th[j] * o[j] * (one - o[j]))
+        do[j] = pm._negligible_to_zero(dh[j] * th[j] * o[j] * (one - o[j]))
     for j in range(dh.size):
-        du[j] = pm.negligible_to_zero(dc[j] * i[j] * (one - u[j] * u[j]))
+        du[j] = pm._negligible_to_zero(dc[j] * i[j] * (one - u[j] * u[j]))
     for j in range(dh.size):
         dc[j] = dc[j] * f[j]  # into c_{t-1}
         dh[j] = 0

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .checks import array, count
+from .checks import array, check_memory, count
 from .random import as_generator
 
 __all__ = ["SerialRecall", "make_batch", "encode", "recall_scores"]
@@ -118,7 +118,11 @@ def encode(task: SerialRecall, strings, delays, lengths=None):
     target : ndarray (T, B) of int
     mask : ndarray (T, B) of float, 1 on the recall steps
     """
-    s = np.asarray(strings)
+    _task(task)
+    try:
+        s = np.asarray(strings)
+    except (TypeError, ValueError):  # (ragged rows)
+        s = np.asarray(None)
     if s.ndim != 2 or s.shape[1] != task.length or not np.issubdtype(s.dtype, np.integer):
         raise ValueError(f"strings must be integer letters of shape (B, {task.length}) "
                          f"(the task's string length), got {s.dtype} {s.shape}")
@@ -151,6 +155,7 @@ def encode(task: SerialRecall, strings, delays, lengths=None):
         n = n.astype(np.int64)
     T = int((2 * n + d).max()) + 1
     A = task.alphabet
+    _check_fits(T, B, A)
     sym = np.full((T, B), A)  # blank everywhere ...
     target = np.full((T, B), A)
     mask = np.zeros((T, B))
@@ -162,7 +167,20 @@ def encode(task: SerialRecall, strings, delays, lengths=None):
     rows = n[None, :] + d[None, :] + 1 + pos  # (L, B) recall steps
     target[rows[keep], cols[keep]] = s.T[keep]
     mask[rows[keep], cols[keep]] = 1.0
-    return np.eye(A + 2)[sym], target, mask
+    x = np.zeros((T, B, A + 2))  # one-hot: the rows of np.eye(A + 2), without making it
+    np.put_along_axis(x, sym[:, :, None], 1.0, axis=2)
+    return x, target, mask
+
+
+def _task(task) -> None:
+    if not isinstance(task, SerialRecall):
+        raise TypeError(f"task must be a SerialRecall, got {type(task).__name__}")
+
+
+def _check_fits(T, B, A) -> None:
+    """Refuse a batch of ``B`` sequences of ``T`` steps over ``A`` letters that cannot fit in
+    memory (inputs ``A + 2`` values per step, target, mask and symbols 3 more)."""
+    check_memory(T * B * (A + 5), f"a batch of {B} sequences of {T} steps with {A + 2} input units")
 
 
 def make_batch(task: SerialRecall, batch_size: int, rng=None, delay=None, length=None):
@@ -173,7 +191,10 @@ def make_batch(task: SerialRecall, batch_size: int, rng=None, delay=None, length
     Returns ``(x, target, mask, strings, delays)`` (see :func:`encode`); ``strings`` has
     ``task.length`` columns, of which a string of length ``n`` uses the first ``n``.
     """
+    _task(task)
     count("batch_size", batch_size, 1)
+    longest = task.delays[1] if delay is None else count("a delay", delay)
+    _check_fits(task.steps(longest), batch_size, task.alphabet)
     gen = as_generator(rng)
     strings = gen.integers(0, task.alphabet, (batch_size, task.length))
     if delay is None:
@@ -202,6 +223,7 @@ def make_bucketed_batch(task: SerialRecall, batch_size: int, rng=None):
     :func:`make_batch`; only which sequences share a batch changes.  Returns what
     :func:`make_batch` returns.
     """
+    _task(task)
     gen = as_generator(rng)
     return make_batch(task, batch_size, gen, delay=int(gen.integers(task.delays[0], task.delays[1] + 1)))
 

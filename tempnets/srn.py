@@ -58,7 +58,7 @@ import numba
 import numpy as np
 
 from .checks import count
-from .portable import dot4, logistic as _logistic
+from .portable import _dot4, logistic as _logistic
 from .random import as_generator, perturbed, spawn
 
 __all__ = [
@@ -405,13 +405,13 @@ def _forward_one(W_ih, W_hh, b_h, W_ho, b_o, flat, offsets, period, phase, reset
                 att[k] = 1.0 if cnt[k] == 0 else 0.0
                 cnt[k] = cnt[k] + 1 if cnt[k] + 1 < period[k] else 0
                 if att[k] != 0.0:
-                    net[k] = Wh[k, P + x] + dot4(Wh, k, z, 0, P)
+                    net[k] = Wh[k, P + x] + _dot4(Wh, k, z, 0, P)
             for k in range(P):  # (selects between values loaded unconditionally)
                 f = _logistic(net[k])
                 c = z[0, k]
                 hid[0, k] = f if att[k] != 0.0 else c
             for o in range(no):
-                ynet[o] = dot4(Wy, o, hid, 0, P)
+                ynet[o] = _dot4(Wy, o, hid, 0, P)
             for o in range(O):
                 ynet[o] = _logistic(ynet[o])
             for o in range(no):

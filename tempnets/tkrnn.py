@@ -78,22 +78,21 @@ import numba
 import numpy as np
 
 from . import portable_math as pm
-from .checks import array, count, real
+from .checks import array, array_in, check_memory, count, real
 from .random import as_generator, perturbed
 
 __all__ = ["init_params", "lam", "tkrnn_forward", "tkrnn_loss_and_grad", "kernel", "blocks",
-           "n_params", "multiply_adds", "check_batch", "softmax_xent", "output_loss_and_grad",
-           "scored_rows"]
+           "n_params", "multiply_adds", "check_batch", "softmax_xent"]
 
 PARAM_NAMES = ("W_h", "b_h", "W_z", "b_z", "theta")
 
 
 DTYPES = (np.float64, np.float32)
 """The precisions the models compute in: float64 (every gradient check) or float32
-(training, twice as fast: the parameters' dtype decides, see :func:`dtype_of`)."""
+(training, twice as fast: the parameters' dtype decides, see :func:`_dtype_of`)."""
 
 
-def dtype_of(params) -> type:
+def _dtype_of(params) -> type:
     """``numpy.float32`` when every array of ``params`` is float32, else ``numpy.float64``:
     a model computes in the precision its parameters are stored in."""
     single = all(isinstance(v, np.ndarray) and v.dtype == np.float32 for v in params.values())
@@ -101,8 +100,9 @@ def dtype_of(params) -> type:
 
 
 def check_lambda(values, name="lambda") -> np.ndarray:
-    """Return ``values`` as a float array after checking every entry is in the open interval (0, 1)."""
-    a = np.asarray(values, dtype=float)
+    """Return ``values`` as a float array (of their shape) after checking they are real numbers
+    in the open interval (0, 1)."""
+    a = array(name, values, finite=False).reshape(np.shape(values))
     bad = ~((a > 0) & (a < 1))
     if bad.any():
         raise ValueError(f"{name} must lie in (0, 1) (eq. 6: 0 < λ < 1), got {a[bad].ravel()[0].item()!r}")
@@ -136,18 +136,30 @@ def init_params(n_in: int, n_hidden: int, n_out: int, n_kernels: int = 1, rng=No
     I, H, O = (count(k, v, 1) for k, v in (("n_in", n_in), ("n_hidden", n_hidden),
                                                  ("n_out", n_out)))
     n = count("n_kernels", n_kernels, 1)
-    lo, hi = check_lambda(lam_range, "lam_range")
+    lo, hi = _lam_range(lam_range)
     scale = real("scale", scale)
-    if lo > hi:
-        raise ValueError(f"lam_range must be (low, high) with low <= high, got {lam_range!r}")
-    gen = as_generator(rng)
     N = n * (H + I)
+    check_memory(2 * N * (H + O + 1), f"TKRNN parameters of n_in={I}, n_hidden={H}, n_out={O}, "
+                                      f"n_kernels={n} (and their draws)")
+    gen = as_generator(rng)
     lam0 = gen.uniform(lo, hi, N)
     std = scale * (1.0 - lam0) / np.sqrt(H + I)
     return {"W_h": perturbed(gen.standard_normal((H, N)) * std), "b_h": np.zeros(H),
             "W_z": perturbed(gen.standard_normal((O, N)) * std), "b_z": np.zeros(O),
             # (a libm-free log: numpy's picks its vector loop by the CPU, and θ must not)
-            "theta": perturbed(pm.log_of(lam0 / (1.0 - lam0))).reshape(n, H + I)}
+            "theta": perturbed(pm._log_of(lam0 / (1.0 - lam0))).reshape(n, H + I)}
+
+
+def _lam_range(lam_range) -> tuple[float, float]:
+    """``(low, high)``: two decays in (0, 1) with ``low <= high``."""
+    pair = (isinstance(lam_range, (tuple, list)) and len(lam_range) == 2
+            or isinstance(lam_range, np.ndarray) and lam_range.shape == (2,))
+    if not pair:
+        raise ValueError(f"lam_range must be (low, high), two decays in (0, 1), got {lam_range!r}")
+    lo, hi = check_lambda(lam_range, "lam_range")
+    if lo > hi:
+        raise ValueError(f"lam_range must be (low, high) with low <= high, got {lam_range!r}")
+    return float(lo), float(hi)
 
 
 def _shapes(params) -> tuple[int, int, int, int]:
@@ -168,8 +180,15 @@ def _shapes(params) -> tuple[int, int, int, int]:
 
 
 def lam(params) -> np.ndarray:
-    """The decays λ = logistic(θ), shape ``(n, H + I)``: kernel ``r``'s hidden then input senders."""
-    return pm.logistic_of(np.ascontiguousarray(params["theta"], dtype=float))
+    """The decays λ = logistic(θ), shape ``(n, H + I)``: kernel ``r``'s hidden then input senders
+    (``params`` checked as :func:`tkrnn_forward` does)."""
+    _shapes(params)
+    return _lam(params)
+
+
+def _lam(params) -> np.ndarray:
+    """:func:`lam` of checked ``params``."""
+    return pm._logistic_of(np.ascontiguousarray(params["theta"], dtype=float))
 
 
 def blocks(params) -> dict:
@@ -178,7 +197,7 @@ def blocks(params) -> dict:
     I, H, O, n = _shapes(params)
     Wh = params["W_h"].reshape(H, n, H + I).transpose(1, 0, 2)
     Wz = params["W_z"].reshape(O, n, H + I).transpose(1, 0, 2)
-    la = lam(params)
+    la = _lam(params)
     return {"W_yy": Wh[:, :, :H], "W_xy": Wh[:, :, H:], "W_yz": Wz[:, :, :H],
             "W_xz": Wz[:, :, H:], "lam_y": la[:, :H], "lam_x": la[:, H:]}
 
@@ -204,26 +223,52 @@ def multiply_adds(n_in: int, n_hidden: int, n_out: int, n_kernels: int = 1) -> i
 
 
 def check_batch(x, target=None, mask=None, n_in=None, n_out=None, dtype=np.float64):
-    """Validate a batch: ``x`` (T, B, I) finite, ``target`` (T, B) ints in [0, O), ``mask`` (T, B)
-    finite and >= 0; ``x`` and ``mask`` are returned in ``dtype``."""
-    x = np.asarray(x, dtype=dtype)
+    """Validate a batch: ``x`` (T, B, I) of finite real numbers, ``target`` (T, B) integers in
+    [0, O), ``mask`` (T, B) finite and >= 0.  ``x`` and ``mask`` are returned in ``dtype``
+    (``numpy.float64`` or ``numpy.float32``: the precision the model computes in) and must be
+    finite in it (``1e39`` is not a float32).  ``n_in``, ``n_out``: the network's sizes, if
+    known."""
+    if dtype not in DTYPES:
+        raise ValueError(f"dtype must be numpy.float64 or numpy.float32, got {dtype!r}")
+    for name, v in (("n_in", n_in), ("n_out", n_out)):
+        if v is not None:
+            count(name, v, 1)
+    x = array_in("x", x, dtype, finite=False)
     if x.ndim != 3 or 0 in x.shape:
         raise ValueError(f"x must have shape (T, B, n_in) with T, B, n_in >= 1, got {x.shape}")
     if n_in is not None and x.shape[2] != n_in:
         raise ValueError(f"x has {x.shape[2]} input units but the network has {n_in}")
     if not np.all(np.isfinite(x)):
-        raise ValueError("x has NaN or infinite entries")
+        raise ValueError("x has NaN or infinite entries" + _overflow_note("x", x.dtype))
     if target is None:
         return x, None, None
-    target = np.asarray(target)
-    if target.shape != x.shape[:2] or not np.issubdtype(target.dtype, np.integer):
-        raise ValueError(f"target must be integer class indices of shape {x.shape[:2]}, "
-                         f"got {target.dtype} {target.shape}")
-    if n_out is not None and (target.min() < 0 or target.max() >= n_out):
+    return (x, *_target_and_mask(target, mask, x.shape[:2], n_out, dtype))
+
+
+def _overflow_note(name, dtype) -> str:
+    return (f" ({name} must be finite in float32, the precision the model computes in: below "
+            f"{float(np.finfo(np.float32).max):.3g} in magnitude)" if dtype == np.float32 else "")
+
+
+def _target_and_mask(target, mask, shape, n_out, dtype):
+    """``target`` (int64) and ``mask`` (in ``dtype``) of a batch of ``shape`` (T, B), checked."""
+    t = np.asarray(target) if isinstance(target, np.ndarray) else _integers(target)
+    if t.shape != shape or t.dtype.kind not in "iu":
+        raise ValueError(f"target must be integer class indices of shape {shape}, "
+                         f"got {t.dtype} {t.shape}")
+    if n_out is not None and (t.min() < 0 or t.max() >= n_out):
         raise ValueError(f"target classes must be in [0, {n_out}) (the network has {n_out} outputs), "
-                         f"got values in [{target.min()}, {target.max()}]")
-    mask = np.ones(x.shape[:2]) if mask is None else array("mask", mask, x.shape[:2], low=0.0)
-    return x, target, mask.astype(dtype, copy=False)
+                         f"got values in [{t.min()}, {t.max()}]")
+    mask = np.ones(shape, dtype) if mask is None else array_in("mask", mask, dtype, shape, low=0.0)
+    return t.astype(np.int64, copy=False), mask
+
+
+def _integers(value) -> np.ndarray:
+    """``value`` as an array, or a ``TypeError`` naming ``target`` when it is not numbers."""
+    try:
+        return np.asarray(value)
+    except (TypeError, ValueError) as err:
+        raise TypeError(f"target must be an array of class indices, got {type(value).__name__} ({err})") from None
 
 
 def softmax_xent(logits, target, mask):
@@ -231,9 +276,24 @@ def softmax_xent(logits, target, mask):
 
     Returns ``(loss, dL/dlogits)``; shared by every model of the book's
     serial-recall chapter, so that all are trained on the same loss.  ``logits`` are
-    ``(T, B, O)``, ``target`` and ``mask`` ``(T, B)``; ``dL/dlogits`` has the dtype of
-    ``logits`` (see :func:`_softmax_xent_rows`).
+    ``(T, B, O)`` finite real numbers, computed in float32 when they are float32 (else
+    float64); ``target`` ``(T, B)`` integers in ``[0, O)``; ``mask`` ``(T, B)`` finite, >= 0
+    (and finite in the precision of the logits).  ``dL/dlogits`` has the dtype of the logits
+    (see :func:`_softmax_xent_rows`).
     """
+    dtype = np.float32 if isinstance(logits, np.ndarray) and logits.dtype == np.float32 else np.float64
+    logits = array_in("logits", logits, dtype, ("T", "B", "O"), finite=False)
+    if 0 in logits.shape:
+        raise ValueError(f"logits must have shape (T, B, O) with T, B, O >= 1, got {logits.shape}")
+    if not np.all(np.isfinite(logits)):
+        raise ValueError("logits has NaN or infinite entries" + _overflow_note("logits", dtype))
+    T, B, O = logits.shape
+    target, _ = _target_and_mask(target, mask, (T, B), O, dtype)  # (mask checked in that precision)
+    return _softmax_xent(logits, target, mask)  # (the kernel takes the mask in float64)
+
+
+def _softmax_xent(logits, target, mask):
+    """:func:`softmax_xent` of checked arrays."""
     T, B, O = logits.shape
     d = np.empty((T * B, O), logits.dtype)
     loss = _softmax_xent_rows(np.ascontiguousarray(logits).reshape(T * B, O),
@@ -242,9 +302,10 @@ def softmax_xent(logits, target, mask):
     return loss, d.reshape(T, B, O)
 
 
-def output_loss_and_grad(S, rows, n_rows, W_z, b_z, W_back, target, mask, B):
+def _output_loss_and_grad(S, rows, n_rows, W_z, b_z, W_back, target, mask, B):
     """The output layer ``z = W_z s + b_z``, its loss (:func:`softmax_xent`) and gradients,
-    computed at the scored rows only (every model of the chapter uses it).
+    computed at the scored rows only (every model of the chapter uses it; its arguments are
+    checked by the model's public function).
 
     ``S``: the states the outputs see at the scored rows ``rows`` (flat indices ``t B + b``
     of the nonzero entries of ``mask``, in order), one per row.  Returns ``(loss, dS,
@@ -256,15 +317,15 @@ def output_loss_and_grad(S, rows, n_rows, W_z, b_z, W_back, target, mask, B):
     at every unscored step (38 of a delay-30 string's 45)."""
     target = np.ascontiguousarray(target, dtype=np.int64).reshape(-1)[rows]
     mask = np.ascontiguousarray(mask, dtype=np.float64).reshape(-1)[rows]
-    logits = pm.matmul(S, W_z.T, bias=b_z)
+    logits = pm._matmul(S, W_z.T, bias=b_z)
     dz = np.empty_like(logits)
     loss = _softmax_xent_rows(logits, target, mask, B, dz)
     dS = np.zeros((n_rows, W_back.shape[1]), S.dtype)
-    dS[rows] = pm.matmul(dz, W_back)
-    return loss, dS, pm.outer(dz, S), pm.colsum(dz)
+    dS[rows] = pm._matmul(dz, W_back)
+    return loss, dS, pm._outer(dz, S), pm._colsum(dz)
 
 
-def scored_rows(mask):
+def _scored_rows(mask):
     """The flat indices ``t B + b`` of the scored (nonzero) entries of a ``(T, B)`` mask."""
     return np.flatnonzero(mask.reshape(-1))
 
@@ -280,9 +341,9 @@ def _softmax_xent_rows(z, target, mask, B, d):
 
     Per row, :math:`\log p_{iv} = (z_{iv} - \max_o z_{io}) - \log\sum_o e^{z_{io} - \max z_i}`
     (shifted by the maximum so that no exponential overflows, and the sum is at least 1);
-    the exponentials (:func:`portable_math.exp_nonpositive_of_dtype`), their sum (in ``o``
+    the exponentials (:func:`portable_math._exp_nonpositive_of_dtype`), their sum (in ``o``
     order) and ``d`` in the dtype of ``z``, the loss in float64 (with
-    :func:`portable_math.log`, summed in row order).
+    :func:`portable_math._log`, summed in row order).
 
     :data:`_ROWS` rows at a time, transposed into a small buffer (one column per row), so
     that every loop runs along rows and vectorises; each row's arithmetic is its own.
@@ -308,15 +369,15 @@ def _softmax_xent_rows(z, target, mask, B, d):
                 top[r] = zt[o, r] if zt[o, r] > top[r] else top[r]
         for o in range(O):
             for r in range(rows):
-                zt[o, r] = pm.exp_nonpositive_of_dtype(zt[o, r] - top[r])
+                zt[o, r] = pm._exp_nonpositive_of_dtype(zt[o, r] - top[r])
                 s[r] += zt[o, r]
         for r in range(rows):
             v = target[i0 + r]
-            total += mask[i0 + r] * (np.float64(z[i0 + r, v] - top[r]) - pm.log(np.float64(s[r])))
+            total += mask[i0 + r] * (np.float64(z[i0 + r, v] - top[r]) - pm._log(np.float64(s[r])))
             top[r] = (zt[v, r] / s[r] - one) * w[r]  # (top is free now) d at the target
         for o in range(O):
             for r in range(rows):
-                zt[o, r] = pm.negligible_to_zero((zt[o, r] / s[r]) * w[r])
+                zt[o, r] = pm._negligible_to_zero((zt[o, r] / s[r]) * w[r])
         for r in range(rows):
             for o in range(O):
                 d[i0 + r, o] = zt[o, r]
@@ -333,7 +394,7 @@ def _forward(W_h, b_h, W_z, b_z, la, x, n):
     """
     K, y = _states(W_h, b_h, la, x, n)
     T, B, N = K.shape[0] - 1, K.shape[1], K.shape[2]
-    logits = pm.matmul(K[1:].reshape(T * B, N), W_z.T, bias=b_z)
+    logits = pm._matmul(K[1:].reshape(T * B, N), W_z.T, bias=b_z)
     return K, y, logits.reshape(T, B, -1)
 
 
@@ -353,30 +414,30 @@ def _forward_states(W_hT, b_h, la, x, n, K, y):
     """Fill ``y[t]`` (eq. 7) and ``K[t + 1]`` (eqs. 8-9), ``t = 0 .. T - 1``; ``K[0] = 0``."""
     a = np.empty(y.shape[1:], y.dtype)
     for t in range(x.shape[0]):
-        pm.affine_into(a, K[t], W_hT, b_h)  # a = b + W_h K_{t-1}, summed in sender order
+        pm._affine_into(a, K[t], W_hT, b_h)  # a = b + W_h K_{t-1}, summed in sender order
         for b in range(a.shape[0]):
-            pm.logistic_into(y[t, b], a[b])  # y_t = f(a)
+            pm._logistic_into(y[t, b], a[b])  # y_t = f(a)
         _kernel_step(K[t + 1], la, K[t], y[t], x[t], n)
 
 
 @numba.njit(cache=True)
 def _kernel_step(K_new, la, K_old, y, x, n):
     """``K_t = λ ⊙ K_{t-1} + u_t`` in each of the ``n`` kernels, ``u_t = [y_t, x_t]``
-    (:func:`tempnets.portable.mul_add`: rounded once in float32)."""
+    (:func:`tempnets.portable._mul_add`: rounded once in float32)."""
     B, H = y.shape
     S = H + x.shape[1]
     for b in range(B):
         new, old, yb, xb = K_new[b], K_old[b], y[b], x[b]
         for r in range(n):
             for j in range(H):
-                new[r * S + j] = pm.mul_add(la[r * S + j], old[r * S + j], yb[j])
+                new[r * S + j] = pm._mul_add(la[r * S + j], old[r * S + j], yb[j])
             for i in range(S - H):
-                new[r * S + H + i] = pm.mul_add(la[r * S + H + i], old[r * S + H + i], xb[i])
+                new[r * S + H + i] = pm._mul_add(la[r * S + H + i], old[r * S + H + i], xb[i])
 
 
 def _backward(W_h, la, K, y, gK_out, n):
     r"""The O(T) backward pass: gradients of the loss given ``gK_out`` :math:`= W_z^\top \delta^z_t`
-    (:func:`output_loss_and_grad`, which also gives those of ``W_z`` and ``b_z``).
+    (:func:`_output_loss_and_grad`, which also gives those of ``W_z`` and ``b_z``).
 
     With :math:`G_t = \partial L/\partial K_t` (total: ``K_t`` feeds the output at
     ``t``, the hidden units at ``t + 1`` and ``K_{t+1}``), going from ``t = T`` down:
@@ -401,8 +462,8 @@ def _backward(W_h, la, K, y, gK_out, n):
     _backward_states(W_h, la, y, gK_out, n, G, da)
     G, da = G[:T].reshape(T * B, N), da[:T].reshape(T * B, H)
     Kp = K[:-1].reshape(T * B, N)  # K_{t-1}, the state each step's units saw
-    return {"W_h": pm.outer(da, Kp), "b_h": pm.colsum(da),
-            "theta": pm.colsum_products(G, Kp) * la * (1 - la)}  # ∂K_t/∂λ = K_{t-1}
+    return {"W_h": pm._outer(da, Kp), "b_h": pm._colsum(da),
+            "theta": pm._colsum_products(G, Kp) * la * (1 - la)}  # ∂K_t/∂λ = K_{t-1}
 
 
 @numba.njit(cache=True)
@@ -410,18 +471,18 @@ def _backward_states(W_h, la, y, gK_out, n, G, da):
     """Fill ``G[t]`` and ``da[t]`` (δ^a_t) of :func:`_backward`, ``t = T - 1`` down to 0."""
     for t in range(y.shape[0] - 1, -1, -1):
         _decay_add(G[t], la, G[t + 1], gK_out[t])  # W_zᵀ δ^z_t + λ ⊙ G_{t+1}
-        pm.matmul_acc(G[t], da[t + 1], W_h)  # + W_hᵀ δ^a_{t+1}
+        pm._matmul_acc(G[t], da[t + 1], W_h)  # + W_hᵀ δ^a_{t+1}
         _logistic_delta(da[t], G[t], y[t], n)
 
 
 @numba.njit(cache=True)
 def _decay_add(out, la, G, g):
-    """``out = λ ⊙ G + g``, row by row (:func:`tempnets.portable.mul_add`; negligible
-    float32 values set to 0, :func:`tempnets.portable_math.negligible_to_zero`)."""
+    """``out = λ ⊙ G + g``, row by row (:func:`tempnets.portable._mul_add`; negligible
+    float32 values set to 0, :func:`tempnets.portable_math._negligible_to_zero`)."""
     for b in range(out.shape[0]):
         o, Gb, gb = out[b], G[b], g[b]
         for m in range(o.size):
-            o[m] = pm.negligible_to_zero(pm.mul_add(la[m], Gb[m], gb[m]))
+            o[m] = pm._negligible_to_zero(pm._mul_add(la[m], Gb[m], gb[m]))
 
 
 @numba.njit(cache=True)
@@ -439,15 +500,19 @@ def _logistic_delta(da, G, y, n):
             for j in range(H):
                 d[j] += Gb[r * S + j]
         for j in range(H):
-            d[j] = pm.negligible_to_zero(d[j] * yb[j] * (one - yb[j]))
+            d[j] = pm._negligible_to_zero(d[j] * yb[j] * (one - yb[j]))
 
 
-def weights_and_batch(params, x, target=None, mask=None, n_in=None, n_out=None):
+def _weights_and_batch(params, x, target=None, mask=None, n_in=None, n_out=None, floats_per_step=0):
     """``((W_h, b_h, W_z, b_z), (x, target, mask))``: the weights every serial-recall model has
     and the checked batch (:func:`check_batch`), all in the precision of ``params``
-    (:func:`dtype_of`)."""
-    dt = dtype_of(params)
+    (:func:`_dtype_of`).  ``floats_per_step``: the values the model will store per sequence
+    and step, refused (:func:`tempnets.checks.check_memory`) if they cannot fit."""
+    dt = _dtype_of(params)
     batch = check_batch(x, target, mask, n_in=n_in, n_out=n_out, dtype=dt)
+    T, B, _ = batch[0].shape
+    check_memory((T + 1) * B * floats_per_step, f"a batch of {B} sequences of {T} steps through "
+                 f"this network", np.dtype(dt).itemsize)
     return tuple(np.asarray(params[k], dtype=dt) for k in ("W_h", "b_h", "W_z", "b_z")), batch
 
 
@@ -470,8 +535,11 @@ def tkrnn_forward(params, x, return_states: bool = False):
         Pre-softmax outputs; ``(logits, y, K)`` with ``return_states``.
     """
     I, H, O, n = _shapes(params)
-    (W_h, b_h, W_z, b_z), (x, _, _) = weights_and_batch(params, x, n_in=I)
-    K, y, logits = _forward(W_h, b_h, W_z, b_z, lam(params).ravel().astype(x.dtype), x, n)
+    if not isinstance(return_states, bool):
+        raise TypeError(f"return_states must be True or False, got {return_states!r}")
+    (W_h, b_h, W_z, b_z), (x, _, _) = _weights_and_batch(params, x, n_in=I,
+                                                         floats_per_step=n * (H + I) + H + O)
+    K, y, logits = _forward(W_h, b_h, W_z, b_z, _lam(params).ravel().astype(x.dtype), x, n)
     return (logits, y, K) if return_states else logits
 
 
@@ -482,12 +550,13 @@ def tkrnn_loss_and_grad(params, x, target, mask=None):
     with respect to ``theta`` includes the chain factor ``λ(1 - λ)``.
     """
     I, H, O, n = _shapes(params)
-    (W_h, b_h, W_z, b_z), (x, target, mask) = weights_and_batch(params, x, target, mask, I, O)
-    la = lam(params).ravel().astype(x.dtype)
+    (W_h, b_h, W_z, b_z), (x, target, mask) = _weights_and_batch(
+        params, x, target, mask, I, O, floats_per_step=3 * n * (H + I) + 2 * H + O)
+    la = _lam(params).ravel().astype(x.dtype)
     K, y = _states(W_h, b_h, la, x, n)
     T, B, N = y.shape[0], y.shape[1], la.size
-    rows = scored_rows(mask)
-    loss, gK_out, g_Wz, g_bz = output_loss_and_grad(K[1:].reshape(T * B, N)[rows], rows, T * B, W_z,
+    rows = _scored_rows(mask)
+    loss, gK_out, g_Wz, g_bz = _output_loss_and_grad(K[1:].reshape(T * B, N)[rows], rows, T * B, W_z,
                                                     b_z, W_z, target, mask, B)
     grads = _backward(W_h, la, K, y, gK_out.reshape(T, B, N), n)
     grads["theta"] = grads["theta"].reshape(n, H + I)
@@ -509,11 +578,15 @@ def kernel(weights, lambdas, lags) -> np.ndarray:
     lags : array_like of int
         Lags ``k >= 1``.
     """
-    w = np.atleast_1d(np.asarray(weights, dtype=float))
-    la = check_lambda(np.atleast_1d(lambdas), "lambdas")
+    w = np.atleast_1d(array("weights", weights).reshape(np.shape(weights)))
+    la = np.atleast_1d(check_lambda(lambdas, "lambdas"))
     if w.shape != la.shape or w.ndim != 1:
         raise ValueError(f"weights and lambdas must be 1-D of the same length, got {w.shape} and {la.shape}")
-    k = np.asarray(lags)
+    try:
+        k = np.asarray(lags)
+    except (TypeError, ValueError):
+        k = np.asarray(None)  # (refused below)
     if not np.issubdtype(k.dtype, np.integer) or np.any(k < 1):
         raise ValueError(f"lags must be integers >= 1 (lag 1 is the previous step), got {lags!r}")
+    check_memory(w.size * k.size, f"{w.size} kernels at {k.size} lags")
     return (w[:, None] * la[:, None] ** (k.ravel()[None, :] - 1)).sum(axis=0).reshape(k.shape)

@@ -153,8 +153,8 @@ def test_float32_models_compute_in_float32():
         rb._rnn_states: "a2 b1 a3", rb._rnn_deltas: "a2 a3 a3 a3",
         rb._lstm_states: "a3 a2 a3 a3 a4 a3", rb._lstm_deltas: "a3 a3 a4 a3 a3 a4",
         rb._cell_step: "b1 b1 b1 b1 b1 b1 b1 b1", rb._cell_deltas: "t4 b1 b1 b1 t4 b1 b1",
-        pm.matmul_acc: "a2 a2 a2", pm.outer_acc: "a2 a2 a2", pm.colsum_products_acc: "b1 a2 a2",
-        pm.logistic_into: "b1 b1", pm.tanh_into: "b1 b1",
+        pm._matmul_acc: "a2 a2 a2", pm._outer_acc: "a2 a2 a2", pm._colsum_products_acc: "b1 a2 a2",
+        pm._logistic_into: "b1 b1", pm._tanh_into: "b1 b1",
     }.items():
         types = {"b1": numba.float32[::1], "a2": numba.float32[:, ::1],
                  "a3": numba.float32[:, :, ::1], "a4": numba.float32[:, :, :, ::1],

@@ -11,13 +11,13 @@ import pytest
 
 from reference_fma import fma32
 from tempnets import portable_math as pm
-from tempnets.portable import mul_add, products_acc
+from tempnets.portable import _mul_add, _products_acc
 
 
 @numba.njit
 def _mul_add_all(a, b, c, out):
     for i in range(a.size):
-        out[i] = mul_add(a[i], b[i], c[i])
+        out[i] = _mul_add(a[i], b[i], c[i])
 
 
 def test_mul_add_rounds_once_in_float32_and_twice_in_float64():
@@ -41,7 +41,7 @@ def test_mul_add_rounds_once_in_float32_and_twice_in_float64():
 
 @numba.njit
 def _products(out, A, B, k0, k1):
-    products_acc(out, A, B, k0, k1)
+    _products_acc(out, A, B, k0, k1)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -68,7 +68,7 @@ def test_products_add_every_output_in_k_order(dtype, M, K, N):
         _products(got, a, B, k0, K)
         assert np.array_equal(got, reference(k0, K))
     got = out.copy()
-    pm.matmul_acc(got, A, B)  # k in blocks
+    pm._matmul_acc(got, A, B)  # k in blocks
     assert np.array_equal(got, reference(0, K))
 
 
@@ -93,35 +93,35 @@ def test_float32_exp_logistic_tanh_are_within_two_ulp():
     """Against numpy in float64; the logistic down to its subnormal results, exp down to 0."""
     z = -np.abs(_arguments(-110, 110))
     out = np.empty_like(z)
-    _apply(pm.exp_nonpositive_f32, z, out)
+    _apply(pm._exp_nonpositive_f32, z, out)
     normal = z > -87
     assert _ulps(out[normal], np.exp(z[normal].astype(float))) <= 1
     assert np.max(np.abs(out[~normal] - np.exp(z[~normal].astype(float)))) <= 2.0 ** -149
     u = _arguments(-110, 110)
-    _apply(pm.logistic_f32, u, out)
+    _apply(pm._logistic_f32, u, out)
     assert _ulps(out, 1 / (1 + np.exp(-u.astype(float)))) <= 2
-    _apply(pm.tanh_f32, u, out)
+    _apply(pm._tanh_f32, u, out)
     assert _ulps(out, np.tanh(u.astype(float))) <= 2
     special = np.array([np.nan, np.inf, -np.inf, 200, -200], np.float32)
     out = np.empty_like(special)
-    _apply(pm.logistic_f32, special, out)
+    _apply(pm._logistic_f32, special, out)
     assert np.isnan(out[0]) and list(out[1:]) == [1, 0, 1, 0]
-    _apply(pm.tanh_f32, special, out)
+    _apply(pm._tanh_f32, special, out)
     assert np.isnan(out[0]) and list(out[1:]) == [1, -1, 1, -1]
 
 
 def test_functions_of_dtype_choose_by_the_argument():
     """float64 keeps the float64 functions (the book's records); float32 gets its own."""
     for u in (-3.5, 0.25, 7.0):
-        assert pm.logistic_of_dtype(u) == pm.logistic(u)
-        assert pm.tanh_of_dtype(u) == pm.tanh(u)
-        assert pm.logistic_of_dtype(np.float32(u)) == pm.logistic_f32(np.float32(u))
-        assert pm.tanh_of_dtype(np.float32(u)) == pm.tanh_f32(np.float32(u))
-    for dtype, f in ((np.float64, pm.logistic), (np.float32, pm.logistic_f32)):
+        assert pm._logistic_of_dtype(u) == pm.logistic(u)
+        assert pm._tanh_of_dtype(u) == pm.tanh(u)
+        assert pm._logistic_of_dtype(np.float32(u)) == pm._logistic_f32(np.float32(u))
+        assert pm._tanh_of_dtype(np.float32(u)) == pm._tanh_f32(np.float32(u))
+    for dtype, f in ((np.float64, pm.logistic), (np.float32, pm._logistic_f32)):
         x = np.array([-3.5, 0.25, 7.0], dtype)
         out = np.empty_like(x)
-        pm.logistic_into(out, x)  # compiled code chooses too
+        pm._logistic_into(out, x)  # compiled code chooses too
         assert list(out) == [f(v) for v in x]
-    assert pm.negligible_to_zero(np.float32(2.0 ** -101)) == 0
-    assert pm.negligible_to_zero(np.float32(-2.0 ** -100)) == np.float32(-2.0 ** -100)
-    assert pm.negligible_to_zero(2.0 ** -1000) == 2.0 ** -1000
+    assert pm._negligible_to_zero(np.float32(2.0 ** -101)) == 0
+    assert pm._negligible_to_zero(np.float32(-2.0 ** -100)) == np.float32(-2.0 ** -100)
+    assert pm._negligible_to_zero(2.0 ** -1000) == 2.0 ** -1000

@@ -173,7 +173,7 @@ def test_bad_input_is_named():
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_the_output_layer_at_scored_rows_only_gives_the_same_bits(dtype):
-    """Leaving out the rows with mask 0 (:func:`tkrnn.output_loss_and_grad`) changes no bit of
+    """Leaving out the rows with mask 0 (:func:`tkrnn._output_loss_and_grad`) changes no bit of
     the loss or of any gradient, signs of zeros included, against computing every row."""
     rng = np.random.default_rng(5)
     T, B, N, O = 9, 6, 11, 7
@@ -182,8 +182,8 @@ def test_the_output_layer_at_scored_rows_only_gives_the_same_bits(dtype):
     target = rng.integers(0, O, (T, B))
     mask = (rng.random((T, B)) < 0.4) * rng.uniform(0.5, 2, (T, B))
     mask[:3] = 0  # whole unscored steps too
-    rows = tkrnn.scored_rows(mask)
-    got = tkrnn.output_loss_and_grad(S[rows], rows, T * B, W_z, b_z, W_z, target, mask, B)
+    rows = tkrnn._scored_rows(mask)
+    got = tkrnn._output_loss_and_grad(S[rows], rows, T * B, W_z, b_z, W_z, target, mask, B)
     loss, d = tkrnn.softmax_xent(pm.matmul(S, W_z.T, bias=b_z).reshape(T, B, O), target, mask)
     d = d.reshape(T * B, O)
     want = (loss, pm.matmul(d, W_z), pm.outer(d, S), pm.colsum(d))
