@@ -50,6 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .bookconfig import BEGIN, END, _lines, _text, student_code, student_markdown
+from .selfcheck import _ship
 
 POINTS = {1: 1, 2: 2, 3: 3}
 """Points of a question by its exercise's difficulty (number of stars)."""
@@ -243,12 +244,111 @@ def _markdown(text: str) -> dict:
     return {"cell_type": "markdown", "metadata": {}, "source": _lines(text)}
 
 
-def _test_cell(ex: Exercise) -> dict:
-    """The grading test of ``ex``: a function whose parameters are the names its self-check call
-    uses (otter passes each from the graded notebook's namespace)."""
-    names = sorted({n.id for n in ast.walk(ast.parse(ex.check)) if isinstance(n, ast.Name)} - set(dir(builtins)))
+def _grade_elsewhere(module: str, check: str, args: str, values: dict, seconds: float = 600.0) -> None:
+    """A grading test's body, run in the student's kernel: send the student's answer (``values``,
+    by :func:`tempnets.selfcheck._ship`) to a fresh ``python -I -m tempnets.selfcheck grade``, which
+    runs the self-check ``module.check`` on ``args`` there, and pass or fail with its verdict.
+
+    Copied into each test with :func:`tempnets.selfcheck._ship` and ``_to_plain`` (so a notebook
+    that replaces this function, ``inspect`` or a ``check_...`` changes nothing); it imports what it
+    uses itself.  The verdict is the grader's last line carrying a token only this test knows.
+    """
+    import json
+    import os
+    import secrets
+    import signal
+    import subprocess
+    import sys
+
+    token = secrets.token_hex(16)
+    request = {**_ship(values), "args": args, "token": token}
+    proc = subprocess.Popen([sys.executable, "-I", "-m", "tempnets.selfcheck", "grade", module, check],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(json.dumps(request) + "\n", timeout=seconds)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise AssertionError(f"the grader stopped after {seconds:g} s without a verdict") from None
+    for line in reversed(out.splitlines()):
+        try:
+            verdict = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(verdict, dict) and verdict.get("token") == token:
+            break
+    else:
+        raise AssertionError("the grader gave no verdict: " + (err.strip().splitlines() or ["?"])[-1])
+    if not verdict["passed"]:
+        raise AssertionError(verdict["message"])
+    print(verdict["message"])
+
+
+def _imports(nb: dict) -> dict:
+    """``{name: dotted path}`` of every name a chapter's code cells bind by ``import``."""
+    out = {}
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        for node in ast.walk(ast.parse(_code(_text(cell["source"])))):
+            if isinstance(node, ast.Import):
+                out.update({a.asname or a.name.split(".")[0]: a.name if a.asname else a.name.split(".")[0]
+                            for a in node.names})
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                out.update({a.asname or a.name: f"{node.module}.{a.name}" for a in node.names})
+    return out
+
+
+def check_target(ex: Exercise, imports: dict) -> tuple[str, str]:
+    """``(module, function)`` of the self-check ``ex`` calls, found through the chapter's imports,
+    so that the grader can import it afresh.
+
+    Raises
+    ------
+    ValueError
+        The check is not imported from a module, or its call uses keywords or ``*``.
+    """
+    call = ast.parse(ex.check).body[0].value
+    f = call.func
+    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in imports:
+        module, name = imports[f.value.id], f.attr
+    elif isinstance(f, ast.Name) and f.id in imports:
+        module, _, name = imports[f.id].rpartition(".")
+    else:
+        raise ValueError(f"{ex.name}: the self-check {ex.check!r} is not imported from a module")
+    if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+        raise ValueError(f"{ex.name}: the self-check call {ex.check!r} may pass positional arguments only")
+    import importlib
+
+    if not callable(getattr(importlib.import_module(module), name, None)):
+        raise ValueError(f"{ex.name}: {module} has no self-check {name}")
+    return module, name
+
+
+def _indented(source: str) -> str:
+    return "".join("    " + line if line.strip() else line for line in source.splitlines(True))
+
+
+def _test_cell(ex: Exercise, imports: dict) -> dict:
+    """The grading test of ``ex``: its parameters are the names its self-check's arguments use
+    (otter passes each from the graded notebook's namespace); it sends them to a fresh Python
+    that runs the self-check there (:func:`_grade_elsewhere`)."""
+    import inspect
+
+    from . import selfcheck
+
+    module, name = check_target(ex, imports)
+    call = ast.parse(ex.check).body[0].value
+    names = sorted({n.id for a in call.args for n in ast.walk(a) if isinstance(n, ast.Name)} - set(dir(builtins)))
+    args = "(" + "".join(ast.unparse(a) + ", " for a in call.args) + ")"
+    helpers = "\n\n".join(inspect.getsource(f) for f in (selfcheck._to_plain, selfcheck._ship, _grade_elsewhere))
+    values = "{" + ", ".join(f"{n!r}: {n}" for n in names) + "}"
     src = (f'""" # BEGIN TEST CONFIG\npoints: {ex.points}\n""" # END TEST CONFIG\n'
-           f"def test_{ex.name}({', '.join(names)}):\n    {ex.check}\n")
+           f"def test_{ex.name}({', '.join(names)}):\n"
+           f"    # The answer is checked by tempnets' self-check {module}.{name} in a fresh Python.\n"
+           f"{_indented(helpers)}\n"
+           f"    _grade_elsewhere({module!r}, {name!r}, {args!r}, {values})\n")
     return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": _lines(src)}
 
 
@@ -286,7 +386,7 @@ def master_notebook(nb: dict, chapter: str) -> tuple[dict, list[Exercise]]:
                      + ", ".join(f"{e.name} ({e.points} pt)" for e in exs)
                      + f", {sum(e.points for e in exs)} points.  The code cells before each exercise "
                      "are the chapter's cells it needs; run the notebook from the top.")]
-    by_cell = {e.cell: e for e in exs}
+    by_cell, imports = {e.cell: e for e in exs}, _imports(nb)
     for i in context_cells(nb, by_cell):
         cell = copy.deepcopy(cells[i])
         cell["outputs"], cell["execution_count"] = [], None
@@ -297,7 +397,7 @@ def master_notebook(nb: dict, chapter: str) -> tuple[dict, list[Exercise]]:
         out += [_raw(f"# BEGIN QUESTION\nname: {ex.name}\npoints: {ex.points}"),
                 _markdown(student_markdown(ex.prompt)),
                 _raw("# BEGIN SOLUTION"), cell, _raw("# END SOLUTION"),
-                _raw("# BEGIN TESTS"), _test_cell(ex), _raw("# END TESTS"), _raw("# END QUESTION")]
+                _raw("# BEGIN TESTS"), _test_cell(ex, imports), _raw("# END TESTS"), _raw("# END QUESTION")]
     for n, c in enumerate(out):  # nbformat 4.5 wants an id on every cell
         c.setdefault("id", f"assignment-{n}")
     master = {"cells": out, "metadata": copy.deepcopy(nb.get("metadata", {})),
