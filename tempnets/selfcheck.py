@@ -38,6 +38,9 @@ from numpy import abs as _abs, all as _all, allclose as _allclose, asarray as _a
 TIME_LIMIT = 10.0
 """Seconds a student's function may take on one test case (see :func:`check_function`)."""
 
+SETUP_LIMIT = 120.0
+"""Seconds a runner may take to rebuild a student's answer (importing the modules it uses)."""
+
 
 class CheckFailed(AssertionError):
     """A student's answer is not right; the message says how and gives a hint."""
@@ -319,22 +322,29 @@ class _Runner:
     functions sent by :func:`_ship`; each request gets ``seconds`` before the process is killed."""
 
     def __init__(self):
-        import inspect
         import subprocess
+        import tempfile
 
-        code = "\n".join(inspect.getsource(f) for f in (_to_plain, _from_plain, _runner_main)) + "\n_runner_main()\n"
-        self.proc = subprocess.Popen([sys.executable, "-I", "-c", code], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.errors = tempfile.TemporaryFile()  # the runner's own failures, for the message
+        self.proc = subprocess.Popen([sys.executable, "-I", "-c", _RUNNER_CODE], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=self.errors)
+
+    def died(self) -> dict:
+        """The report of a runner that ended: its exit status and its last line on stderr."""
+        code = self.proc.wait()
+        self.errors.seek(0)
+        last = (self.errors.read().decode(errors="replace").strip().splitlines() or [""])[-1]
+        return {"died": code, "why": last[:300]}
 
     def ask(self, request: dict, seconds: float | None) -> dict:
         """Send ``request``; its reply, ``{"stopped": seconds}`` or ``{"died": returncode}``."""
         if self.proc.poll() is not None:
-            return {"died": self.proc.returncode}
+            return self.died()
         try:
             self.proc.stdin.write((json.dumps(request) + "\n").encode())
             self.proc.stdin.flush()
         except BrokenPipeError:
-            return {"died": self.proc.wait()}
+            return self.died()
         fd, data = self.proc.stdout.fileno(), b""
         deadline = None if seconds is None else time.monotonic() + seconds
         while not data.endswith(b"\n"):
@@ -344,7 +354,7 @@ class _Runner:
                 return {"stopped": seconds}
             chunk = os.read(fd, 1 << 20)
             if not chunk:
-                return {"died": self.proc.wait()}
+                return self.died()
             data += chunk
         return json.loads(data)
 
@@ -352,6 +362,18 @@ class _Runner:
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
+        self.errors.close()
+
+
+def _runner_code() -> str:
+    import inspect
+
+    return "\n".join(inspect.getsource(f) for f in (_to_plain, _from_plain, _runner_main)) + "\n_runner_main()\n"
+
+
+_RUNNER_CODE = _runner_code()
+"""What a runner runs, read once when this module is imported (a later edit of the file cannot
+make it inconsistent)."""
 
 
 class _Remote:
@@ -375,7 +397,7 @@ def _runs(fn: Callable, seconds: float | None):
     except (OSError, TypeError, SyntaxError):
         return (lambda case: _run_here(fn, copy.deepcopy(tuple(case)), seconds)), (lambda: None)
     runner = _Runner()
-    reply = runner.ask({"define": {**package, "args": "(fn,)"}}, seconds)
+    reply = runner.ask({"define": {**package, "args": "(fn,)"}}, SETUP_LIMIT)
     if "args" not in reply:
         runner.close()
         return (lambda case: reply), (lambda: None)
@@ -407,8 +429,9 @@ def _answer(name: str, k: int, run: dict, tail: str):
         raise CheckFailed(f"{case}: stopped after {run['stopped']:g} s without an answer — does a loop "
                           f"never end?{tail}")
     if "died" in run:
-        raise CheckFailed(f"{case}: your function ended its process without an answer (exit status "
-                          f"{run['died']}).{tail}")
+        why = f": {run['why']}" if run.get("why") else ""
+        raise CheckFailed(f"{case}: the process running your function ended without an answer (exit "
+                          f"status {run['died']}{why}).{tail}")
     if run["raised"] == "NotImplementedError":
         raise CheckFailed(f"{name}: not written yet (it raises NotImplementedError).{tail}")
     print(run.get("traceback", ""), file=sys.stderr, end="")
@@ -433,7 +456,7 @@ def grade(module: str, check: str, request: dict) -> dict:
     runner = _Runner()
     printed = io.StringIO()
     try:
-        reply = runner.ask({"define": request}, TIME_LIMIT)
+        reply = runner.ask({"define": request}, SETUP_LIMIT)
         if "args" not in reply:
             _answer(check, 0, reply, "")
         args = [_Remote(runner, a["handle"]) if isinstance(a, dict) and "handle" in a else _from_plain(a)

@@ -177,8 +177,90 @@ def table(chapters, out: Path, timeout: float = 180.0) -> list[str]:
     return rows
 
 
-if __name__ == "__main__":
+if __name__ == "__main__" and sys.argv[1:2] != ["--direct"]:
     out = Path(sys.argv[1])
     names = sys.argv[2:] or list(TARGET)
     print("| chapter | submission | " + "target question | total |\n|---|---|---|---|")
     table(names, out)
+
+
+# --- grading without otter: the grading test's own code, on an answer run in this process -------
+
+def answer_cell(chapter: str) -> str:
+    """The chapter's code cell that holds :data:`TARGET`'s solution line (the instructor's)."""
+    nb = json.loads((ROOT / "book" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
+    right = TARGET[chapter][1]
+    (cell,) = [s for s in ("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+               if right in s and "# BEGIN SOLUTION" in s]
+    return cell
+
+
+def imports(chapter: str) -> str:
+    """The top-level import statements of the chapter's code cells, as Python."""
+    from tempnets.assignments import _code
+
+    nb = json.loads((ROOT / "book" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
+    return "\n".join(ast.unparse(s) for c in nb["cells"] if c["cell_type"] == "code"
+                     for s in ast.parse(_code("".join(c["source"]))).body if isinstance(s, (ast.Import, ast.ImportFrom)))
+
+
+def run_cell(source: str, namespace: dict, name: str) -> None:
+    """Run ``source`` in ``namespace`` as a notebook does: its source kept in ``linecache``."""
+    import linecache
+
+    filename = f"<cell {name}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(compile(source, filename, "exec"), namespace)
+
+
+def notebook_namespace(chapter: str, cheat: str) -> dict:
+    """A namespace as the graded kernel holds it after the answer cell of :data:`TARGET` was run
+    with ``cheat`` ("solved" for the instructor's cell), without running its self-check call."""
+    question, right, slip = TARGET[chapter]
+    cell = answer_cell(chapter)
+    if cheat != "solved":
+        cell = cheat_source(cheat, cell.replace(right, slip), {question: 1})
+    body, _, call = cell.rstrip().rpartition("\n")
+    ns = {"__name__": "__main__"}
+    run_cell(imports(chapter), ns, f"{chapter} imports")
+    run_cell(body + "\n", ns, f"{chapter} {cheat}")
+    return ns
+
+
+def grade_directly(chapter: str, cheat: str, timeout: float = 300.0) -> tuple[bool, str]:
+    """``(passed, message)`` of :data:`TARGET`'s grading test, run as otter runs it in the kernel
+    but without otter: in a new Python (the kernel's stand-in) that holds
+    :func:`notebook_namespace` (what a cheat does there must not reach this process)."""
+    proc = subprocess.run([sys.executable, __file__, "--direct", chapter, cheat], capture_output=True,
+                          text=True, timeout=timeout)
+    lines = proc.stdout.strip().splitlines()
+    assert proc.returncode == 0 and lines, proc.stderr[-2000:]
+    verdict = json.loads(lines[-1])
+    return verdict["passed"], verdict["message"]
+
+
+def _direct(chapter: str, cheat: str) -> dict:
+    """:func:`grade_directly`'s kernel stand-in."""
+    import ast as _ast
+
+    from tempnets.assignments import _grade_elsewhere, _imports, exercises, self_check_of
+
+    nb = json.loads((ROOT / "book" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
+    (ex,) = [e for e in exercises(nb, chapter) if e.name == TARGET[chapter][0]]
+    module, check = self_check_of(ex, _imports(nb))
+    call = _ast.parse(ex.check).body[0].value
+    names = sorted({n.id for a in call.args for n in _ast.walk(a) if isinstance(n, _ast.Name)})
+    args = "(" + "".join(_ast.unparse(a) + ", " for a in call.args) + ")"
+    ns = notebook_namespace(chapter, cheat)
+    try:
+        _grade_elsewhere(module, check, args, {n: ns.get(n) for n in names}, seconds=240)
+    except AssertionError as e:
+        return {"passed": False, "message": str(e)}
+    return {"passed": True, "message": ""}
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--direct"]:
+    verdict = _direct(*sys.argv[2:4])
+    sys.stdout.flush()
+    os.write(1, ("\n" + json.dumps(verdict) + "\n").encode())
+    os._exit(0)  # whatever the cheat left behind (threads, handlers) does not decide the exit
