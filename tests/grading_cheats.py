@@ -100,24 +100,30 @@ def _callee(cell: str) -> str:
     return ast.unparse(calls[-1])
 
 
+def prelude(cheat: str, questions: dict, callee: str = "") -> str:
+    """The code a cheat that acts before the self-check runs puts at the top of the answer cell
+    ("" for the others); ``callee`` is the self-check as the cell calls it."""
+    tests = ", ".join(json.dumps({"name": q, "score": p, "max_score": p}) for q, p in questions.items())
+    return {"allclose patched": "import numpy\nnumpy.allclose = lambda *a, **k: True\nnp.allclose = numpy.allclose\n",
+            "check replaced": PATCH_CHECKS.format(callee=callee),
+            "numpy.testing patched": PATCH_TESTING,
+            "fake results.json": FAKE_RESULTS.format(tests=tests, total=sum(questions.values()))}.get(cheat, "")
+
+
 def cheat_source(cheat: str, cell: str, questions: dict) -> str:
     """The answer cell ``cell`` (already the honest wrong answer) with the trick ``cheat``.
 
-    Tricks that act before the self-check runs go first; answers that replace the function go
-    just before the self-check call (the cell's last line)."""
-    fn, callee = _answer_function(cell), _callee(cell)
-    body, _, call = cell.rstrip().rpartition("\n")
-    tests = ", ".join(json.dumps({"name": q, "score": p, "max_score": p}) for q, p in questions.items())
-    before = {"allclose patched": "import numpy\nnumpy.allclose = lambda *a, **k: True\nnp.allclose = numpy.allclose\n",
-              "check replaced": PATCH_CHECKS.format(callee=callee),
-              "numpy.testing patched": PATCH_TESTING,
-              "fake results.json": FAKE_RESULTS.format(tests=tests, total=sum(questions.values()))}
-    replaced = {"SystemExit in the check": SYSTEM_EXIT.format(fn=fn), "loops forever": FOREVER.format(fn=fn)}
+    Tricks that act before the self-check runs go first (:func:`prelude`); answers that replace
+    the function go just before the self-check call (the cell's last line)."""
     if cheat == "honest wrong":
         return cell
-    if cheat in before:
-        return before[cheat] + "\n" + cell
-    return body + "\n" + replaced[cheat] + "\n" + call + "\n"
+    before = prelude(cheat, questions, _callee(cell))
+    if before:
+        return before + "\n" + cell
+    fn = _answer_function(cell)
+    body, _, call = cell.rstrip().rpartition("\n")
+    replaced = {"SystemExit in the check": SYSTEM_EXIT, "loops forever": FOREVER}[cheat].format(fn=fn)
+    return body + "\n" + replaced + "\n" + call + "\n"
 
 
 def submission(solved: dict, chapter: str, cheat: str, questions: dict) -> dict:
