@@ -225,7 +225,11 @@ def _ship(values: dict) -> dict:
         is_lambda = fn.__name__ == "<lambda>"
         source = lambda_source(fn) if is_lambda else textwrap.dedent(inspect.getsource(fn))
         entry = functions[key] = {"name": fn.__name__, "source": source, "lambda": is_lambda, "env": {}}
-        for name in sorted(names_used(fn.__code__)):
+        used = names_used(fn.__code__)
+        if not is_lambda:  # and its decorators' names, which its code does not hold
+            for deco in ast.parse(source).body[0].decorator_list:
+                used |= {n.id for n in ast.walk(deco) if isinstance(n, ast.Name)}
+        for name in sorted(used):
             if name in fn.__globals__:
                 entry["env"][name] = ref(fn.__globals__[name])
         for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 
+import numba
 import numpy as np
 import pytest
 
@@ -29,9 +30,10 @@ def catches_the_time_limit(d, T):
 
 
 def bare_except(d, T):
+    import time
     while True:
         try:
-            pass
+            time.sleep(0.5)
         except:  # noqa: E722
             pass
 
@@ -44,14 +46,14 @@ def disables_the_alarm(d, T):
         pass
 
 
-def compiled_loop(d, T):
-    import numba
+@numba.njit("float64(float64)")  # compiled here, at import: its loop never gives the interpreter a turn
+def forever(x):
+    while x >= 0.0:
+        x = x * 1.0
+    return x
 
-    @numba.njit
-    def forever(x):
-        while x >= 0.0:
-            x = x * 1.0
-        return x
+
+def compiled_loop(d, T):
     return forever(1.0)
 
 
@@ -145,3 +147,13 @@ def test_the_lambda_gradient_check_refuses_a_mask_that_scores_nothing():
         tk.check_lambda_grad(zeros, p, x, t, np.zeros((9, 4)))
     with pytest.raises(CheckFailed, match="differ from the answer"):
         tk.check_lambda_grad(zeros, p, x, t, np.ones((9, 4)))
+
+
+def test_an_answer_that_ends_its_process_is_reported_and_this_one_goes_on():
+    def ends(d, T):
+        import os
+        os._exit(3)
+
+    with pytest.raises(CheckFailed, match=r"the process running your function ended without an answer "
+                                          r"\(exit status 3\)"):
+        check_function("gamma", ends, gamma_reference, CASES)
