@@ -657,7 +657,7 @@ def main(argv=None) -> int:
     b.add_argument("out")
     b.add_argument("--chapter", default=None)
     b.add_argument("--book", default="book")
-    g = sub.add_parser("grade", help="grade one submission with otter run")
+    g = sub.add_parser("grade", help="grade one submission with otter run (writes OUT_DIR/results.json)")
     g.add_argument("autograder_zip")
     g.add_argument("submission")
     g.add_argument("out_dir")
@@ -683,7 +683,7 @@ def main(argv=None) -> int:
     total = sum(s for s, _ in result.values()), sum(p for _, p in result.values())
     for name, (s, p) in result.items():
         print(f"{name}: {s:g}/{p:g}")
-    print(f"total: {total[0]:g}/{total[1]:g}")
+    print(f"total: {total[0]:g}/{total[1]:g} (otter's results: {Path(args.out_dir) / 'results.json'})")
     return 0
 
 
