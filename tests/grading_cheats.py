@@ -5,7 +5,7 @@ trick to the answer cell.  Graded with otter, every one of them must score exact
 honest wrong answer scores.  Used by tests/test_grading_cheats.py, and runnable on its own to
 print the table of issue 38 for some chapters::
 
-    python tests/grading_cheats.py OUT_DIR [CHAPTER ...]
+    python tests/grading_cheats.py OUT_DIR [CHAPTER ...] [CHEAT ...]   # e.g. check_replaced
 """
 
 from __future__ import annotations
@@ -36,12 +36,13 @@ TARGET = {
 }
 """A function exercise of every chapter with an assignment, and its typical slip."""
 
+# every self-check of every chapter, and the graders they are built on
 PATCH_CHECKS = """
 import sys as _sys
 def _fake(*args, **kwargs):
     print('✓ correct')
 for _m in list(_sys.modules.values()):
-    if getattr(_m, '__name__', '').startswith('tempnets'):
+    if getattr(_m, '__name__', '').startswith(('tempnets.chapters', 'tempnets.selfcheck')):
         for _n in dir(_m):
             if _n.startswith('check_'):
                 setattr(_m, _n, _fake)
@@ -158,7 +159,7 @@ def grade_cli(zip_: str, notebook: Path, out: Path, timeout: float) -> dict | st
     return scores(out / "results.json")
 
 
-def table(chapters, out: Path, timeout: float = 180.0) -> list[str]:
+def table(chapters, out: Path, timeout: float = 180.0, cheats=None) -> list[str]:
     """Rows ``chapter | submission | target question | total`` for every cheat and the solved notebook."""
     from tempnets import assignments as A
 
@@ -167,7 +168,7 @@ def table(chapters, out: Path, timeout: float = 180.0) -> list[str]:
         built = A.build_chapter(ROOT / "book" / f"{chapter}.ipynb", out / chapter)
         solved = json.loads(Path(built["solution"]).read_text(encoding="utf-8"))
         question = TARGET[chapter][0]
-        for cheat in CHEATS + ["solved"]:
+        for cheat in cheats or CHEATS + ["solved"]:
             nb = solved if cheat == "solved" else submission(solved, chapter, cheat, built["questions"])
             path = out / f"{chapter}-{cheat.replace(' ', '_')}.ipynb"
             path.write_text(json.dumps(nb), encoding="utf-8")
@@ -185,9 +186,10 @@ def table(chapters, out: Path, timeout: float = 180.0) -> list[str]:
 
 if __name__ == "__main__" and sys.argv[1:2] != ["--direct"]:
     out = Path(sys.argv[1])
-    names = sys.argv[2:] or list(TARGET)
+    names = [a for a in sys.argv[2:] if a in TARGET] or list(TARGET)
+    only = [a.replace("_", " ") for a in sys.argv[2:] if a.replace("_", " ") in CHEATS + ["solved"]]
     print("| chapter | submission | " + "target question | total |\n|---|---|---|---|")
-    table(names, out)
+    table(names, out, cheats=only or None)
 
 
 # --- grading without otter: the grading test's own code, on an answer run in this process -------
