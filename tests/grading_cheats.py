@@ -60,7 +60,7 @@ np.testing = _npt
 FAKE_RESULTS = """
 import json as _json, os as _os
 _fake = {{"tests": [{tests}], "score": {total}, "possible": {total}}}
-for _d in (".", "..", "../results", "../..", _os.path.expanduser("~")):
+for _d in (".", "..", "../results"):  # otter runs the notebook in submission/, beside results/
     try:
         with open(_os.path.join(_d, "results.json"), "w") as _f:
             _json.dump(_fake, _f)
@@ -239,8 +239,13 @@ def grade_directly(chapter: str, cheat: str, timeout: float = 300.0) -> tuple[bo
     """``(passed, message)`` of :data:`TARGET`'s grading test, run as otter runs it in the kernel
     but without otter: in a new Python (the kernel's stand-in) that holds
     :func:`notebook_namespace` (what a cheat does there must not reach this process)."""
-    proc = subprocess.run([sys.executable, __file__, "--direct", chapter, cheat], capture_output=True,
-                          text=True, timeout=timeout)
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:  # what the cheat writes (a fake results.json) stays in tmp
+        cwd = Path(tmp) / "autograder" / "submission"
+        cwd.mkdir(parents=True)
+        proc = subprocess.run([sys.executable, __file__, "--direct", chapter, cheat], capture_output=True,
+                              text=True, timeout=timeout, cwd=cwd)
     lines = proc.stdout.strip().splitlines()
     assert proc.returncode == 0 and lines, proc.stderr[-2000:]
     verdict = json.loads(lines[-1])
