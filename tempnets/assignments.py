@@ -6,7 +6,8 @@ with `otter-grader <https://otter-grader.readthedocs.io>`_ (the ``instructor`` e
     python -m tempnets.assignments build _build/assignments [--chapter NAME]
     python -m tempnets.assignments grade AUTOGRADER_ZIP SUBMISSION.ipynb OUT_DIR
 
-``build`` writes, for every chapter notebook in ``book/`` that has coding exercises,
+``build`` writes, for every chapter notebook in ``book/`` that has coding exercises (it says where
+first, and replaces only what an earlier ``build`` wrote there: :func:`clear_own_build`),
 ``OUT/<chapter>/<chapter>.ipynb`` (a master notebook in Otter Assign's format, made by
 :func:`master_notebook`) and runs ``otter assign`` on it, which writes the student notebook
 ``OUT/<chapter>/student/<chapter>.ipynb``, the solved one ``OUT/<chapter>/autograder/<chapter>.ipynb``
@@ -21,8 +22,14 @@ under an ``{exercise}`` directive whose title carries the difficulty (★ to ★
 one question (:func:`exercises`):
 
 - its points are its stars (:data:`POINTS`);
-- its grading test is its own self-check call, run in the graded notebook's namespace, so a
-  student's answer is graded by exactly the check they saw in the book;
+- its grading test runs its own self-check, so a student's answer is graded by exactly the check
+  they saw in the book, but not in the graded notebook: the test sends the answer (a function by
+  its source, values as JSON; :func:`tempnets.selfcheck._ship`) to a fresh ``python -I`` that
+  imports numpy and tempnets itself and runs the check there (:func:`_grade_elsewhere`,
+  :func:`tempnets.selfcheck.grade`), and the student's function runs in yet another process,
+  stopped after :data:`tempnets.selfcheck.TIME_LIMIT` seconds.  What a notebook does to numpy, to
+  tempnets or to the check cannot reach the process that decides (the *For instructors* page says
+  what can);
 - the student's cell is the student edition's scaffold (:func:`tempnets.bookconfig.student_code`,
   put in otter's student notebook in place of otter's own (:func:`scaffold`), so the markers
   are parsed in one place and a student sees the same cell as in the student edition).
@@ -42,7 +49,9 @@ import ast
 import builtins
 import copy
 import json
+import os
 import re
+import signal
 import subprocess
 import sys
 import symtable
@@ -50,6 +59,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .bookconfig import BEGIN, END, _lines, _text, student_code, student_markdown
+from .selfcheck import _ship
 
 POINTS = {1: 1, 2: 2, 3: 3}
 """Points of a question by its exercise's difficulty (number of stars)."""
@@ -243,12 +253,111 @@ def _markdown(text: str) -> dict:
     return {"cell_type": "markdown", "metadata": {}, "source": _lines(text)}
 
 
-def _test_cell(ex: Exercise) -> dict:
-    """The grading test of ``ex``: a function whose parameters are the names its self-check call
-    uses (otter passes each from the graded notebook's namespace)."""
-    names = sorted({n.id for n in ast.walk(ast.parse(ex.check)) if isinstance(n, ast.Name)} - set(dir(builtins)))
+def _grade_elsewhere(module: str, check: str, args: str, values: dict, seconds: float = 600.0) -> None:
+    """A grading test's body, run in the student's kernel: send the student's answer (``values``,
+    by :func:`tempnets.selfcheck._ship`) to a fresh ``python -I -m tempnets.selfcheck grade``, which
+    runs the self-check ``module.check`` on ``args`` there, and pass or fail with its verdict.
+
+    Copied into each test with :func:`tempnets.selfcheck._ship` and ``_to_plain`` (so a notebook
+    that replaces this function, ``inspect`` or a ``check_...`` changes nothing); it imports what it
+    uses itself.  The verdict is the grader's last line carrying a token only this test knows.
+    """
+    import json
+    import os
+    import secrets
+    import signal
+    import subprocess
+    import sys
+
+    token = secrets.token_hex(16)
+    request = {**_ship(values), "args": args, "token": token}
+    proc = subprocess.Popen([sys.executable, "-I", "-m", "tempnets.selfcheck", "grade", module, check],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(json.dumps(request) + "\n", timeout=seconds)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise AssertionError(f"the grader stopped after {seconds:g} s without a verdict") from None
+    for line in reversed(out.splitlines()):
+        try:
+            verdict = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(verdict, dict) and verdict.get("token") == token:
+            break
+    else:
+        raise AssertionError("the grader gave no verdict: " + (err.strip().splitlines() or ["?"])[-1])
+    if not verdict["passed"]:
+        raise AssertionError(verdict["message"])
+    print(verdict["message"])
+
+
+def _imports(nb: dict) -> dict:
+    """``{name: dotted path}`` of every name a chapter's code cells bind by ``import``."""
+    out = {}
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        for node in ast.walk(ast.parse(_code(_text(cell["source"])))):
+            if isinstance(node, ast.Import):
+                out.update({a.asname or a.name.split(".")[0]: a.name if a.asname else a.name.split(".")[0]
+                            for a in node.names})
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                out.update({a.asname or a.name: f"{node.module}.{a.name}" for a in node.names})
+    return out
+
+
+def self_check_of(ex: Exercise, imports: dict) -> tuple[str, str]:
+    """``(module, function)`` of the self-check ``ex`` calls, found through the chapter's imports,
+    so that the grader can import it afresh.
+
+    Raises
+    ------
+    ValueError
+        The check is not imported from a module, or its call uses keywords or ``*``.
+    """
+    call = ast.parse(ex.check).body[0].value
+    f = call.func
+    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in imports:
+        module, name = imports[f.value.id], f.attr
+    elif isinstance(f, ast.Name) and f.id in imports:
+        module, _, name = imports[f.id].rpartition(".")
+    else:
+        raise ValueError(f"{ex.name}: the self-check {ex.check!r} is not imported from a module")
+    if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+        raise ValueError(f"{ex.name}: the self-check call {ex.check!r} may pass positional arguments only")
+    import importlib
+
+    if not callable(getattr(importlib.import_module(module), name, None)):
+        raise ValueError(f"{ex.name}: {module} has no self-check {name}")
+    return module, name
+
+
+def _indented(source: str) -> str:
+    return "".join("    " + line if line.strip() else line for line in source.splitlines(True))
+
+
+def _test_cell(ex: Exercise, imports: dict) -> dict:
+    """The grading test of ``ex``: its parameters are the names its self-check's arguments use
+    (otter passes each from the graded notebook's namespace); it sends them to a fresh Python
+    that runs the self-check there (:func:`_grade_elsewhere`)."""
+    import inspect
+
+    from . import selfcheck
+
+    module, name = self_check_of(ex, imports)
+    call = ast.parse(ex.check).body[0].value
+    names = sorted({n.id for a in call.args for n in ast.walk(a) if isinstance(n, ast.Name)} - set(dir(builtins)))
+    args = "(" + "".join(ast.unparse(a) + ", " for a in call.args) + ")"
+    helpers = "\n\n".join(inspect.getsource(f) for f in (selfcheck._to_plain, selfcheck._ship, _grade_elsewhere))
+    values = "{" + ", ".join(f"{n!r}: {n}" for n in names) + "}"
     src = (f'""" # BEGIN TEST CONFIG\npoints: {ex.points}\n""" # END TEST CONFIG\n'
-           f"def test_{ex.name}({', '.join(names)}):\n    {ex.check}\n")
+           f"def test_{ex.name}({', '.join(names)}):\n"
+           f"    # The answer is checked by tempnets' self-check {module}.{name} in a fresh Python.\n"
+           f"{_indented(helpers)}\n"
+           f"    _grade_elsewhere({module!r}, {name!r}, {args!r}, {values})\n")
     return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": _lines(src)}
 
 
@@ -286,7 +395,7 @@ def master_notebook(nb: dict, chapter: str) -> tuple[dict, list[Exercise]]:
                      + ", ".join(f"{e.name} ({e.points} pt)" for e in exs)
                      + f", {sum(e.points for e in exs)} points.  The code cells before each exercise "
                      "are the chapter's cells it needs; run the notebook from the top.")]
-    by_cell = {e.cell: e for e in exs}
+    by_cell, imports = {e.cell: e for e in exs}, _imports(nb)
     for i in context_cells(nb, by_cell):
         cell = copy.deepcopy(cells[i])
         cell["outputs"], cell["execution_count"] = [], None
@@ -297,7 +406,7 @@ def master_notebook(nb: dict, chapter: str) -> tuple[dict, list[Exercise]]:
         out += [_raw(f"# BEGIN QUESTION\nname: {ex.name}\npoints: {ex.points}"),
                 _markdown(student_markdown(ex.prompt)),
                 _raw("# BEGIN SOLUTION"), cell, _raw("# END SOLUTION"),
-                _raw("# BEGIN TESTS"), _test_cell(ex), _raw("# END TESTS"), _raw("# END QUESTION")]
+                _raw("# BEGIN TESTS"), _test_cell(ex, imports), _raw("# END TESTS"), _raw("# END QUESTION")]
     for n, c in enumerate(out):  # nbformat 4.5 wants an id on every cell
         c.setdefault("id", f"assignment-{n}")
     master = {"cells": out, "metadata": copy.deepcopy(nb.get("metadata", {})),
@@ -358,11 +467,8 @@ def build_chapter(notebook, out) -> dict:
     chapter = notebook.stem
     nb = json.loads(notebook.read_text(encoding="utf-8"))
     master, exs = master_notebook(nb, chapter)
-    if out.exists():
-        import shutil
-
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
+    clear_own_build(out)
+    out.mkdir(parents=True, exist_ok=True)
     # otter names the student notebook, the solved one and the zip after the master notebook.
     (out / f"{chapter}.ipynb").write_text(json.dumps(master, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     cmd = [otter(), "assign", "--no-run-tests", f"{chapter}.ipynb", "."]
@@ -375,6 +481,7 @@ def build_chapter(notebook, out) -> dict:
     zips = sorted((out / "autograder").glob("*.zip"))
     if len(zips) != 1:
         raise RuntimeError(f"otter assign wrote {len(zips)} autograder zips for {chapter}, expected 1")
+    _write_manifest(out)
     code = [i for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code"]
     kept = context_cells(nb, [e.cell for e in exs])
     return {"chapter": chapter, "questions": {e.name: e.points for e in exs},
@@ -383,43 +490,144 @@ def build_chapter(notebook, out) -> dict:
             "context": f"{len(kept)} of {len(code)} code cells"}
 
 
+MANIFEST = ".tempnets-assignment.json"
+"""The file in ``OUT/<chapter>/`` that lists what ``build`` wrote there (all it may remove)."""
+
+
+def _files(out: Path) -> list[str]:
+    """Every file and link under ``out`` (not following links), relative, sorted."""
+    return sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_symlink() or not p.is_dir())
+
+
+def _write_manifest(out: Path) -> None:
+    files = [f for f in _files(out) if f != MANIFEST]
+    (out / MANIFEST).write_text(json.dumps({"written_by": "python -m tempnets.assignments build",
+                                            "files": files}, indent=1) + "\n", encoding="utf-8")
+
+
+def clear_own_build(out, remove: bool = True) -> None:
+    """Remove an earlier build in ``out`` before building again, and nothing else (``remove=False``:
+    only say whether it could).
+
+    ``out`` may be missing or an empty directory.  A directory holding a build is cleared only
+    when it holds nothing but the files its :data:`MANIFEST` lists (what ``build`` wrote).
+
+    Raises
+    ------
+    ValueError
+        ``out`` is a file or a link, or holds files ``build`` did not write (named in the message).
+    """
+    out = Path(out)
+    if out.is_symlink() or (out.exists() and not out.is_dir()):
+        kind = "a symbolic link" if out.is_symlink() else "a file"
+        raise ValueError(f"{out} is {kind}, not a directory: pick another OUT or move it away")
+    if not out.exists():
+        return
+    found = _files(out)
+    if not found:
+        return
+    try:
+        listed = json.loads((out / MANIFEST).read_text(encoding="utf-8"))["files"]
+        assert isinstance(listed, list) and all(isinstance(f, str) for f in listed)
+    except (OSError, ValueError, KeyError, TypeError, AssertionError):
+        raise ValueError(f"{out} holds files this command did not write ({', '.join(found[:3])}"
+                         f"{', ...' if len(found) > 3 else ''}): pick another OUT or move them away") from None
+    strangers = [f for f in found if f not in listed and f != MANIFEST]
+    if strangers:
+        raise ValueError(f"{out} holds files this command did not write ({', '.join(strangers[:3])}"
+                         f"{', ...' if len(strangers) > 3 else ''}): move them away or pick another OUT")
+    if not remove:
+        return
+    for f in listed + [MANIFEST]:
+        if (out / f).is_symlink() or (out / f).exists():
+            (out / f).unlink()
+    for d in sorted((p for p in out.rglob("*") if p.is_dir() and not p.is_symlink()), key=lambda p: -len(p.parts)):
+        if not any(d.iterdir()):
+            d.rmdir()
+
+
 def chapters(book="book") -> list[Path]:
     """The chapter notebooks in ``book`` that have coding exercises, in name order."""
     return [p for p in sorted(Path(book).glob("*.ipynb")) if BEGIN in p.read_text(encoding="utf-8")]
 
 
-def build(out, book="book", chapter: str | None = None) -> list[dict]:
-    """Build the assignment of every chapter (or of ``chapter`` only) under ``out/<chapter>/``."""
+def plan(out, book="book", chapter: str | None = None) -> list[Path]:
+    """The chapter notebooks ``build`` would build (all, or ``chapter`` only), after checking that it
+    may write ``out/<chapter>/`` for each.
+
+    Raises
+    ------
+    ValueError
+        ``book`` is not a directory with chapter notebooks that have coding exercises, ``chapter``
+        is not one of them, ``out`` is not a directory, or an ``out/<chapter>`` is a file or a link
+        or holds what ``build`` did not write (:func:`clear_own_build`).
+    """
+    if not Path(book).is_dir():
+        raise ValueError(f"--book {str(book)!r} is not a directory; it should be the book's folder of chapter notebooks")
     found = chapters(book)
+    if not found:
+        raise ValueError(f"--book {str(book)!r} has no chapter notebooks with coding exercises ({BEGIN!r})")
     if chapter is not None:
         found = [p for p in found if p.stem == chapter]
         if not found:
             names = ", ".join(p.stem for p in chapters(book))
             raise ValueError(f"--chapter {chapter!r} is not a chapter with coding exercises; allowed: {names}")
-    return [build_chapter(p, Path(out) / p.stem) for p in found]
+    if Path(out).is_symlink() or (Path(out).exists() and not Path(out).is_dir()):
+        raise ValueError(f"OUT {str(out)!r} is not a directory: pick another OUT")
+    for p in found:
+        clear_own_build(Path(out) / p.stem, remove=False)
+    return found
 
 
-def grade(autograder_zip, submission, out_dir) -> dict:
+def build(out, book="book", chapter: str | None = None) -> list[dict]:
+    """Build the assignment of every chapter (or of ``chapter`` only) under ``out/<chapter>/``,
+    replacing only an earlier build (:func:`clear_own_build`).  Nothing is written when
+    :func:`plan` refuses."""
+    return [build_chapter(p, Path(out) / p.stem) for p in plan(out, book, chapter)]
+
+
+GRADE_TIME_LIMIT = 1800.0
+"""Seconds ``grade`` lets ``otter run`` take on one submission."""
+
+
+def grade(autograder_zip, submission, out_dir, time_limit: float = GRADE_TIME_LIMIT) -> dict:
     """Grade one submitted notebook with ``otter run`` (no Docker) and return :func:`scores`.
 
-    ``out_dir`` receives otter's ``results.json``.  The submission runs in this environment.
+    ``out_dir`` (a directory, made if missing, without a ``results.json``) receives otter's
+    ``results.json``.  The submission runs in this environment (see the *For instructors* page
+    on what that allows); otter, its kernel and what they started are killed after
+    ``time_limit`` seconds (otter has no time limit per cell: a cell that never ends stops
+    every later cell and test).
 
     Raises
     ------
     ValueError
         ``autograder_zip`` is not an existing ``.zip`` file or ``submission`` not an existing
-        ``.ipynb`` (unzip a submission otter's export cell wrote first).
+        ``.ipynb`` (unzip a submission otter's export cell wrote first), or ``out_dir`` is a file
+        or holds a ``results.json``.
     RuntimeError
-        ``otter run`` failed (its output is in the message).
+        ``otter run`` failed (its output is in the message) or was stopped after ``time_limit``.
     """
     for arg, path, suffix in (("autograder_zip", autograder_zip, ".zip"), ("submission", submission, ".ipynb")):
         if Path(path).suffix != suffix or not Path(path).is_file():
             raise ValueError(f"{arg} must be an existing {suffix} file, got {str(path)!r}")
     out_dir = Path(out_dir)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ValueError(f"out_dir must be a directory, got the file {str(out_dir)!r}")
+    if (out_dir / "results.json").exists() or (out_dir / "results.json").is_symlink():
+        raise ValueError(f"{out_dir / 'results.json'} exists: pick another out_dir or move it away")
     out_dir.mkdir(parents=True, exist_ok=True)
     cmd = [otter(), "run", "--no-logo", "-a", str(Path(autograder_zip).resolve()), "-o", str(out_dir.resolve()),
            str(Path(submission).resolve())]
-    done = subprocess.run(cmd, capture_output=True, text=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=time_limit)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)  # otter, its kernel and what the notebook started
+        proc.communicate()
+        raise RuntimeError(f"otter run stopped after {time_limit:g} s on {submission}: a cell never finished "
+                           "(a loop that never ends at the top level of a cell?); grade it by hand") from None
+    done = subprocess.CompletedProcess(cmd, proc.returncode, out, err)
     if done.returncode or not (out_dir / "results.json").exists():
         raise RuntimeError(f"otter run failed on {submission}:\n{done.stdout}\n{done.stderr}")
     return scores(out_dir / "results.json")
@@ -449,26 +657,33 @@ def main(argv=None) -> int:
     b.add_argument("out")
     b.add_argument("--chapter", default=None)
     b.add_argument("--book", default="book")
-    g = sub.add_parser("grade", help="grade one submission with otter run")
+    g = sub.add_parser("grade", help="grade one submission with otter run (writes OUT_DIR/results.json)")
     g.add_argument("autograder_zip")
     g.add_argument("submission")
     g.add_argument("out_dir")
     args = parser.parse_args(argv)
     try:
         if args.command == "build":
+            found = plan(args.out, args.book, args.chapter)
+            print(f"writing {', '.join(str(Path(args.out) / p.stem) + '/' for p in found)} (each: the master "
+                  f"notebook, student/, autograder/ and {MANIFEST}); an earlier build there is replaced",
+                  flush=True)
             for r in build(args.out, args.book, args.chapter):
                 n = len(r["questions"])
                 print(f"{r['chapter']}: {n} question{'s' * (n != 1)}, {r['points']} point{'s' * (r['points'] != 1)}, "
                       f"{r['context']}, autograder {Path(r['zip']).name} ({Path(r['zip']).stat().st_size} bytes)")
             return 0
         result = grade(args.autograder_zip, args.submission, args.out_dir)
-    except (ValueError, FileNotFoundError, RuntimeError) as e:
+    except (ValueError, OSError) as e:  # what was typed: one line, and what to do
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except RuntimeError as e:  # otter failed on a good input: its output follows
         print(f"error: {e}", file=sys.stderr)
         return 1
     total = sum(s for s, _ in result.values()), sum(p for _, p in result.values())
     for name, (s, p) in result.items():
         print(f"{name}: {s:g}/{p:g}")
-    print(f"total: {total[0]:g}/{total[1]:g}")
+    print(f"total: {total[0]:g}/{total[1]:g} (otter's results: {Path(args.out_dir) / 'results.json'})")
     return 0
 
 

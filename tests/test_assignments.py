@@ -137,16 +137,19 @@ def test_the_quick_chapter_runs_no_training_cell():
 
 
 def test_the_master_notebook_is_one_question_block_per_exercise():
-    nb = notebook("import x", "unused = 1", ANSWER, markdown={2: EXERCISE_MD})
+    answer = ANSWER.replace("ch.check_f(f)", "ch.check_sigma(f)")
+    nb = notebook("from tempnets.chapters import fast_weights as ch", "unused = 1", answer, markdown={2: EXERCISE_MD})
     master, (ex,) = A.master_notebook(nb, "chap")
     kinds = [(c["cell_type"], "".join(c["source"]).splitlines()[0]) for c in master["cells"]]
     assert kinds[0] == ("raw", "# ASSIGNMENT CONFIG")
     assert [k for _, k in kinds[2:]] == [
-        "import x", "# BEGIN QUESTION", "### Exercise 1. Do it — ★★, coding, 5 min", "# BEGIN SOLUTION",
+        "from tempnets.chapters import fast_weights as ch", "# BEGIN QUESTION", "### Exercise 1. Do it — ★★, coding, 5 min", "# BEGIN SOLUTION",
         "def f(a):", "# END SOLUTION", "# BEGIN TESTS", '""" # BEGIN TEST CONFIG', "# END TESTS",
         "# END QUESTION"]
     assert "".join(master["cells"][3]["source"]) == "# BEGIN QUESTION\nname: x_do\npoints: 2"
-    assert "".join(master["cells"][9]["source"]).endswith("def test_x_do(ch, f):\n    ch.check_f(f)\n")
+    test = "".join(master["cells"][9]["source"])  # the check runs in a fresh Python, on f sent there
+    assert "\ndef test_x_do(f):\n" in test
+    assert test.endswith("    _grade_elsewhere('tempnets.chapters.fast_weights', 'check_sigma', '(f, )', {'f': f})\n")
     assert len({c["id"] for c in master["cells"]}) == len(master["cells"])
     with pytest.raises(ValueError, match="has no coding exercises"):
         A.master_notebook(notebook("import x"), "chap")
@@ -165,7 +168,7 @@ def test_the_student_cell_is_the_student_editions_scaffold():
 
 
 def test_an_unknown_chapter_is_a_one_line_error(capsys, tmp_path):
-    assert A.main(["build", str(tmp_path), "--chapter", "nope", "--book", str(BOOK)]) == 1
+    assert A.main(["build", str(tmp_path), "--chapter", "nope", "--book", str(BOOK)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--chapter 'nope'" in err and CHAPTER in err
 
@@ -178,7 +181,7 @@ def test_grading_refuses_a_wrong_file_in_one_line(args, message, tmp_path, monke
     monkeypatch.chdir(tmp_path)
     for name in ("ag.zip", "nb.ipynb", "nb.zip"):
         (tmp_path / name).write_text("")
-    assert A.main(["grade", *args, "out"]) == 1
+    assert A.main(["grade", *args, "out"]) == 2
     assert capsys.readouterr().err == f"error: {message}\n"
 
 

@@ -52,7 +52,7 @@ from ..checks import count
 from ..experiments import Result
 from ..progress import progress_bar
 from ..scale import get_scale
-from ..selfcheck import check_function, check_value
+from ..selfcheck import CheckFailed, check_function, check_value
 
 __all__ = ["SIZES", "LONG_SIZES", "TUNED", "run_long_delays", "sizes_of", "Sizes", "MODELS", "PAPER",
            "model_functions", "build", "train_one",
@@ -965,16 +965,20 @@ def run_kernels(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Re
 
 def check_kernel(fn) -> None:
     """Coding exercise: ``fn(weights, lambdas, lags)`` returns κ(k) = Σ_r w_r λ_r^{k−1}."""
-    cases = [((1.0,), (0.5,), np.arange(1, 6)), ((1.0, -1.0), (0.9, 0.6), np.arange(1, 20)),
-             ((0.3, 2.0, -1.0), (0.2, 0.7, 0.95), np.array([1, 3, 10, 40]))]
-    check_function("kernel", lambda w, la, k: fn(np.array(w), np.array(la), k),
-                   lambda w, la, k: tkrnn.kernel(w, la, k), cases,
+    cases = [(np.array([1.0]), np.array([0.5]), np.arange(1, 6)),
+             (np.array([1.0, -1.0]), np.array([0.9, 0.6]), np.arange(1, 20)),
+             (np.array([0.3, 2.0, -1.0]), np.array([0.2, 0.7, 0.95]), np.array([1, 3, 10, 40]))]
+    check_function("kernel", fn, tkrnn.kernel, cases,
                    hint="lag k = 1 is the previous step and carries λ^0 = 1; sum over the kernels r")
 
 
 def check_lambda_grad(answer, params, x, target, mask) -> None:
     """Coding exercise: ``answer`` is dL/dθ (θ = logit λ) for these arguments, shape (n, H + I)."""
     _, g = tkrnn.tkrnn_loss_and_grad(params, x, target, mask)
+    if not np.max(np.abs(g["theta"])) > 1e-6:  # then an answer of zeros would pass
+        raise CheckFailed("dL/dθ: for these arguments the gradient is zero everywhere (does the mask score "
+                          "no step?), so any answer of zeros would pass: check it on the exercise's "
+                          "p6, x6, t6, m6.")
     check_value("dL/dθ", answer, g["theta"], rtol=1e-5, atol=1e-9,
                 hint="dL/dλ = Σ_t G_t ⊙ K_{t−1}; then multiply by dλ/dθ = λ(1 − λ)")
 
