@@ -187,7 +187,7 @@ def _reproduce(args) -> int:
         experiments.check_checkpoint(args.id, scale, args.seed, args.perturb, checkpoint, args.resume)
         _check_cluster(args)
         if args.cluster is not None:
-            experiments.check_cluster(args.id)
+            experiments.check_cluster(args.id, args.perturb)
     except KeyError as err:
         raise _UserError(err.args[0]) from None
     except ValueError as err:

@@ -17,8 +17,10 @@ Faults:
 - a scheduler that is lost (or cannot be reached) stops the run with one line
   (:class:`ClusterError`); the pieces finished are in the checkpoint, and the same command
   with ``--resume`` continues from them;
-- a worker running other code (another tempnets version or commit, another numpy) than
-  this process is refused: a record comes from one code.
+- a worker running other code (another tempnets version or commit, another numpy or
+  numba) than this process, or perturbing initial weights (``$TEMPNETS_PERTURB``), is
+  refused: a record comes from one code, and describes the run that made it.  (So
+  ``--perturb`` does not go with ``--cluster``.)
 
 Nothing else in tempnets imports Dask: this module imports it when a cluster is asked for.
 Dask's workers and scheduler exchange pickles: run them only on machines you trust (a
@@ -100,7 +102,7 @@ def connect(address: str, workers: int | None = None):
         if address == "local":
             cluster = stack.enter_context(distributed.LocalCluster(
                 n_workers=workers or local_workers(), threads_per_worker=1, processes=True,
-                dashboard_address=None, silence_logs=logging.ERROR))
+                dashboard_address=":0", silence_logs=logging.ERROR))
             client = stack.enter_context(distributed.Client(cluster))
         else:
             try:
@@ -115,11 +117,14 @@ def connect(address: str, workers: int | None = None):
 
 def code_identity() -> dict:
     """What makes two processes compute the same bits: tempnets' version and commit, numpy's
-    and numba's versions."""
+    and numba's versions, and the perturbation of initial weights (``$TEMPNETS_PERTURB``,
+    which a worker started with it set would apply to every piece)."""
     from .experiments import _commit, _versions
+    from .random import perturbation
 
     v = _versions()
-    return {"tempnets": v["tempnets"], "commit": _commit(), "numpy": v["numpy"], "numba": v["numba"]}
+    return {"tempnets": v["tempnets"], "commit": _commit(), "numpy": v["numpy"], "numba": v["numba"],
+            "perturb": perturbation()}
 
 
 def _on_worker(fn, args):

@@ -365,8 +365,12 @@ def run_pieces(pieces, jobs=1, progress=None, checkpoint=None, what="networks") 
     return values
 
 
-def check_cluster(experiment_id: str) -> None:
-    """Raise ``ValueError`` unless the experiment's pieces can run on a cluster (``--cluster``)."""
+def check_cluster(experiment_id: str, perturb: float = 0.0) -> None:
+    """Raise ``ValueError`` unless the experiment's pieces can run on a cluster (``--cluster``),
+    unperturbed (the perturbation, ``$TEMPNETS_PERTURB``, does not reach running workers)."""
+    if perturb:
+        raise ValueError("--perturb and --cluster: a perturbed run runs with --jobs (the "
+                         "perturbation does not reach a cluster's running workers)")
     if not get(experiment_id).pieces:
         can = ", ".join(e.id for e in EXPERIMENTS if e.pieces)
         raise ValueError(f"--cluster: {experiment_id} does not split into pieces a cluster can run; "
@@ -488,7 +492,7 @@ def reproduce(experiment_id: str, scale: str | None = None, seed: int = 0, jobs:
     seed = count("seed", seed)  # np.int64 too; plain ints for JSON
     on_cluster = hasattr(jobs, "results")
     if on_cluster:
-        check_cluster(experiment_id)
+        check_cluster(experiment_id, perturb)
     else:
         jobs = threads_used(count("jobs", jobs, 1))
     perturb = check_perturb(perturb)

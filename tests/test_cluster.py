@@ -37,7 +37,7 @@ CHEAP = "pa-2.1"
 def scheduler():
     """The address of a LocalCluster of 2 worker processes, one thread each."""
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, silence_logs=40) as local:
+                                  dashboard_address=":0", silence_logs=40) as local:
         yield local.scheduler_address
 
 
@@ -135,7 +135,7 @@ def test_a_lost_scheduler_stops_the_run_in_one_line_and_resume_continues(tmp_pat
     ck = tmp_path / "r.checkpoint"
     # a cluster of its own, shut down once the first seed is saved
     local = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
-                                     dashboard_address=None, silence_logs=40)
+                                     dashboard_address=":0", silence_logs=40)
 
     def lose_the_scheduler_after_the_first_seed():
         deadline = time.monotonic() + 60
@@ -163,12 +163,40 @@ def test_a_lost_scheduler_stops_the_run_in_one_line_and_resume_continues(tmp_pat
         return results(self, pieces, *a, **k)
     monkeypatch.setattr(cluster.DaskExecutor, "results", counted)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, silence_logs=40) as again:
+                                  dashboard_address=":0", silence_logs=40) as again:
         assert main(cmd + ["--cluster", again.scheduler_address, "--resume"]) == 0
     assert "seed-0" not in submitted and "seed-2" in submitted  # seed 0 came from the checkpoint
     whole = experiments.robustness(CHEAP, 3, "book", 1, progress=False)
     assert _without_timing(json.loads(out.read_text())) == _without_timing(_as_written(whole))
     assert not ck.exists()
+
+
+CTRL_C = """\
+import signal, sys
+from tempnets.__main__ import _exit, main
+# Python installs its Ctrl-C handler only where SIGINT is not ignored at start (a background job)
+signal.signal(signal.SIGINT, signal.default_int_handler)
+if __name__ == "__main__":
+    _exit(main(sys.argv[1:]))
+"""
+
+
+def test_ctrl_c_on_a_cluster_keeps_the_seeds_finished(scheduler, tmp_path):
+    script = tmp_path / "run.py"
+    script.write_text(CTRL_C)
+    out, ck = tmp_path / "r.json", tmp_path / "r.checkpoint"
+    proc = subprocess.Popen([sys.executable, str(script), "robustness", CHEAP, "--seeds", "4",
+                             "--no-progress", "--out", str(out), "--cluster", scheduler],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (ck / "seed-0.npz").exists() and proc.poll() is None:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)  # the user's Ctrl-C, once a seed is saved
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert err.splitlines()[-1] == ("interrupted: nothing was written (an earlier record is unchanged); "
+                                    f"the work so far is kept in {ck}: add --resume to continue")
+    assert not out.exists() and (ck / "seed-0.npz").exists()
 
 
 # ----------------------------------------------------------------------------- one-line refusals
@@ -190,6 +218,8 @@ def test_an_unreachable_address_is_one_line(tmp_path, monkeypatch, capsys):
      "--cluster must be a Dask scheduler's address such as tcp://host:8786, or 'local'"),
     (["robustness", CHEAP, "--cluster", "local", "--jobs", "2"], "--jobs 2 and --cluster: give one"),
     (["robustness", CHEAP, "--resume"], "--resume: only a robustness run with --cluster keeps"),
+    (["reproduce", "tk-serial-recall", "--cluster", "local", "--perturb", "1e-12"],
+     "--perturb and --cluster: a perturbed run runs with --jobs"),
 ])
 def test_what_cannot_run_on_a_cluster_is_refused_in_one_line(argv, message, tmp_path, capsys):
     assert main(argv + ["--out", str(tmp_path / "r.json")]) == 2
