@@ -199,6 +199,21 @@ def test_ctrl_c_on_a_cluster_keeps_the_seeds_finished(scheduler, tmp_path):
     assert not out.exists() and (ck / "seed-0.npz").exists()
 
 
+def test_a_worker_running_other_code_or_perturbing_weights_is_refused(tmp_path, monkeypatch, capsys):
+    """A worker started with $TEMPNETS_PERTURB set would perturb every piece: its pieces are
+    refused, so that the record describes the run that made it."""
+    monkeypatch.setitem(tk.SIZES, "book", TINY)
+    out = tmp_path / "r.json"
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0", silence_logs=40,
+                                  env={"TEMPNETS_PERTURB": "1e-12"}) as perturbing:
+        assert main(["reproduce", "tk-serial-recall", "--no-progress", "--out", str(out),
+                     "--cluster", perturbing.scheduler_address]) == 2
+    _one_line_error(capsys, "runs other code than this process (perturb 1e-12 there, 0.0 here)",
+                    "a record comes from one code")
+    assert not out.exists()
+
+
 # ----------------------------------------------------------------------------- one-line refusals
 
 def test_an_unreachable_address_is_one_line(tmp_path, monkeypatch, capsys):
