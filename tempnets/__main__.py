@@ -7,7 +7,9 @@ mistakes and Ctrl-C end with one line on stderr and exit code 2 (130 for
 Ctrl-C), never a traceback.  An experiment that keeps a checkpoint
 (:func:`tempnets.experiments.resumable`) keeps it beside ``--out`` (``ID_SCALE_seedN.checkpoint/``)
 while it runs, so that ``reproduce ... --resume`` continues it after an interrupt; its files
-are removed once the record is written.
+are removed once the record is written.  ``--cluster ADDRESS`` runs the independent pieces
+of a run (a ``robustness`` record's seeds; the networks of the experiments that declare
+them) on a Dask cluster (:mod:`tempnets.cluster`), to the same record as ``--jobs 1``.
 
 Files are sacred: every command that writes says first what it will write where, and
 never overwrites or removes what it did not write (``--out`` may replace only a record of
@@ -94,6 +96,11 @@ def _parser() -> argparse.ArgumentParser:
                    help="save the work in progress at least this often (default 300)")
     r.add_argument("--keep-checkpoint", action="store_true",
                    help="keep the checkpoint after the record is written")
+    r.add_argument("--cluster", default=None, metavar="ADDRESS",
+                   help="run the experiment's pieces (networks) on a Dask cluster: a scheduler's address (tcp://host:8786) "
+                        "or 'local' (a cluster of this machine's cores); the same record as --jobs 1. "
+                        "Needs pip install 'tempnets[cluster]'; experiments that split into pieces: "
+                        "tk-serial-recall, tk-long-delays, tk-search and tk-training-search")
     b = sub.add_parser("robustness", help="run seeds 0..K-1 and count, per claim, the seeds giving each verdict")
     b.add_argument("id", help="experiment id (see 'list')")
     b.add_argument("--seeds", type=_positive, default=10, help="number of seeds K (default 10)")
@@ -102,6 +109,13 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--out", default=None, help="JSON file (default: ID.robustness.json); an existing "
                    "file there is replaced only if it is a robustness record")
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
+    b.add_argument("--cluster", default=None, metavar="ADDRESS",
+                   help="run the seeds side by side on a Dask cluster: a scheduler's address (tcp://host:8786) "
+                        "or 'local' (a cluster of this machine's cores); the same record as --jobs 1. "
+                        "Needs pip install 'tempnets[cluster]'; each finished seed is saved "
+                        "in ID.robustness.checkpoint beside --out until the record is written")
+    b.add_argument("--resume", action="store_true",
+                   help="continue an interrupted --cluster run from the seeds it saved")
     d = sub.add_parser("rederive", help="re-derive a record's claims with today's code (never trains)")
     d.add_argument("record", help="a record written by 'reproduce', e.g. book/paper_scale/pa-8.1.json")
     d.add_argument("--update", action="store_true",
@@ -171,6 +185,9 @@ def _reproduce(args) -> int:
             raise ValueError(f"--checkpoint must name a directory, got {args.checkpoint!r}")
         checkpoint = _beside(out, ".checkpoint") if args.checkpoint is None else args.checkpoint
         experiments.check_checkpoint(args.id, scale, args.seed, args.perturb, checkpoint, args.resume)
+        _check_cluster(args)
+        if args.cluster is not None:
+            experiments.check_cluster(args.id, args.perturb)
     except KeyError as err:
         raise _UserError(err.args[0]) from None
     except ValueError as err:
@@ -182,10 +199,11 @@ def _reproduce(args) -> int:
     else:
         say(f"writing the record to {out}")
     try:
-        record = experiments.reproduce(args.id, scale=scale, seed=args.seed, jobs=args.jobs,
-                                       progress=False if args.no_progress else None,
-                                       perturb=args.perturb, checkpoint_dir=checkpoint,
-                                       resume=args.resume, checkpoint_every=args.checkpoint_every)
+        with _executor(args) as jobs:
+            record = experiments.reproduce(args.id, scale=scale, seed=args.seed, jobs=jobs,
+                                           progress=False if args.no_progress else None,
+                                           perturb=args.perturb, checkpoint_dir=checkpoint,
+                                           resume=args.resume, checkpoint_every=args.checkpoint_every)
     except DivergenceError as err:
         say(f"error: {args.id} diverged: {err}", sys.stderr)
         return 1
@@ -215,6 +233,37 @@ def _reproduce(args) -> int:
     return 0
 
 
+def _check_cluster(args) -> None:
+    """Refuse ``--cluster`` with a bad address, or together with ``--jobs``."""
+    if args.cluster is None:
+        return
+    from .cluster import check_address
+
+    check_address(args.cluster)
+    if args.jobs != 1:
+        raise ValueError(f"--jobs {args.jobs} and --cluster: give one (a cluster runs each piece "
+                         "on one thread of a worker)")
+
+
+def _executor(args):
+    """A context giving what runs the pieces: ``--jobs`` cores, or the ``--cluster``'s executor
+    (its failures one line, exit 2)."""
+    import contextlib
+
+    if args.cluster is None:
+        return contextlib.nullcontext(args.jobs)
+    from .cluster import ClusterError, connect
+
+    @contextlib.contextmanager
+    def on_cluster():
+        try:
+            with connect(args.cluster) as executor:
+                yield executor
+        except ClusterError as err:
+            raise _UserError(str(err)) from None
+    return on_cluster()
+
+
 def _beside(out: str, suffix: str) -> str:
     """``out`` with its ``.json`` replaced by ``suffix`` (``r.json`` -> ``r.checkpoint``)."""
     return (out[:-len(".json")] if out.endswith(".json") else out) + suffix
@@ -229,14 +278,22 @@ def _robustness(args) -> int:
         out = f"{args.id}.robustness.json" if args.out is None else args.out
         experiments.check_writable(out, replaces="robustness record")
         experiments.check_perturb(0.0)  # $TEMPNETS_PERTURB would perturb every seed's run
+        checkpoint = _robustness_checkpoint(args, out, scale)
     except KeyError as err:
         raise _UserError(err.args[0]) from None
     except ValueError as err:
         raise _UserError(str(err)) from None
-    say(f"writing the robustness record to {out}")
+    if checkpoint is not None:
+        args.checkpoint_kept = checkpoint
+        say(f"writing the robustness record to {out} (each seed saved in {checkpoint}, removed "
+            "once the record is written)")
+    else:
+        say(f"writing the robustness record to {out}")
     try:
-        record = experiments.robustness(args.id, args.seeds, scale, args.jobs,
-                                        progress=False if args.no_progress else None)
+        with _executor(args) as jobs:
+            record = experiments.robustness(args.id, args.seeds, scale, jobs,
+                                            progress=False if args.no_progress else None,
+                                            checkpoint_dir=checkpoint, resume=args.resume)
     except DivergenceError as err:
         say(f"error: {args.id} diverged: {err}", sys.stderr)
         return 1
@@ -246,11 +303,31 @@ def _robustness(args) -> int:
         raise _UserError(f"the runs finished but the robustness record could not be written to "
                          f"{out} ({err.strerror or err}); any earlier file there is unchanged") from None
     args.written = out
+    if "_checkpoint" in record:  # only now: the record is safe
+        record["_checkpoint"].remove()
+        args.checkpoint_kept = None
     for statement, counts in record["counts"].items():
         cells = "; ".join(f"{k} in {v}/{args.seeds}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1]))
         say(f"{cells:<48}  {statement}")
     say(f"\nwall time {record['wall_time_s']:.1f} s; written to {out}")
     return 0
+
+
+def _robustness_checkpoint(args, out: str, scale: str) -> str | None:
+    """Where a ``robustness --cluster`` run saves its seeds (checked; ``None`` without
+    ``--cluster``, which keeps no checkpoint)."""
+    from .checkpoint import check_checkpoint
+
+    _check_cluster(args)
+    if args.cluster is None:
+        if args.resume:
+            raise ValueError("--resume: only a robustness run with --cluster keeps the seeds it "
+                             "finished; without it there is nothing to resume")
+        return None
+    checkpoint = _beside(out, ".checkpoint")
+    check_checkpoint(checkpoint, experiments.robustness_identity(args.id, scale, args.seeds),
+                     args.resume)
+    return checkpoint
 
 
 def _update(record, path, compact) -> None:

@@ -11,6 +11,17 @@ the number of cores to use (results must not depend on it), ``progress`` a
 bool.  With ``trained=`` the ``data`` of an earlier result of the same
 experiment it re-derives every claim from that data without training.
 
+Plans
+-----
+A runner whose work splits into independent pieces (networks trained apart) declares them
+once, as :class:`Piece` values, and hands them to :func:`run_pieces` with its ``jobs``;
+such an experiment says so in the registry (``Experiment(..., pieces=True)``).
+``jobs`` is then either a number of cores of this machine or a Dask cluster's executor
+(:mod:`tempnets.cluster`, ``--cluster ADDRESS``): both run the same pieces, each finished
+piece is saved in the run's checkpoint as it arrives, and the results are merged in the
+pieces' order, so the record is the same bits either way.  :func:`robustness` is a plan
+too, whose pieces are the seeds.
+
 Records
 -------
 :func:`reproduce` runs an experiment and returns a *record*, a dict that
@@ -85,6 +96,9 @@ class Experiment:
     description: str
     target: str
     needs: tuple = ()
+    pieces: bool = False
+    """Whether the runner declares its independent pieces (:func:`run_pieces`), so that they
+    can run on a cluster (``reproduce ID --cluster ADDRESS``)."""
 
     def runner(self):
         """Import and return the runner function."""
@@ -171,16 +185,20 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                "tempnets.chapters.temporal_kernels:run_kernels"),
     Experiment("tk-serial-recall",
                "Sutskever & Hinton §1: serial recall by RNN, TKRNN, TKRNN+2 and LSTM against delay (reconstructed task)",
-               "tempnets.chapters.temporal_kernels:run_serial_recall"),
+               "tempnets.chapters.temporal_kernels:run_serial_recall",
+               pieces=True),
     Experiment("tk-long-delays",
                "Sutskever & Hinton §1: the 6-bit serial-recall task trained on delays 2-50, tested up to 100",
-               "tempnets.chapters.temporal_kernels:run_long_delays"),
+               "tempnets.chapters.temporal_kernels:run_long_delays",
+               pieces=True),
     Experiment("tk-search",
                "Sutskever & Hinton, the TKRNN chapter: one search over initial scale x learning rate for RNN, TKRNN, TKRNN+2 and LSTM",
-               "tempnets.chapters.temporal_kernels:run_search"),
+               "tempnets.chapters.temporal_kernels:run_search",
+               pieces=True),
     Experiment("tk-training-search",
                "Sutskever & Hinton, the 35-bit task: which training (list lengths, curriculum, learning-rate schedule, initial scale, forget bias) makes it learnable, LSTM and TKRNN",
-               "tempnets.chapters.temporal_kernels:run_training_search"),
+               "tempnets.chapters.temporal_kernels:run_training_search",
+               pieces=True),
 )
 
 
@@ -275,6 +293,90 @@ def numba_threads(jobs: int):
         numba.set_num_threads(old)
 
 
+# ----------------------------------------------------------------------------- plans
+
+@dataclass(frozen=True)
+class Piece:
+    """One independent piece of a run: ``fn(*args, checkpoint=C, progress=P)``, whose value
+    is saved in the run's checkpoint under ``key`` with what it was ``made_from``.
+
+    ``fn`` is a module-level function (it travels to other processes by name).  The
+    ``checkpoint`` it is given is for its own work in progress (a network's training state);
+    it is ``None`` on a cluster, whose workers need not share this machine's disk."""
+
+    key: str
+    made_from: object
+    fn: object
+    args: tuple = ()
+
+
+@dataclass(frozen=True)
+class Cores:
+    """The executor of ``--jobs``: pieces in ``jobs`` processes of this machine, or one after
+    another in this process when ``jobs`` is 1."""
+
+    jobs: int = 1
+
+    def results(self, pieces, checkpoint=None, progress=None):
+        """Yield ``(i, value)`` for each of ``pieces`` as it finishes."""
+        if self.jobs <= 1:
+            for i, p in enumerate(pieces):
+                yield i, p.fn(*p.args, checkpoint=checkpoint, progress=progress)
+            return
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        # spawn, not fork: numba's threads do not survive a fork
+        with ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+            index = {pool.submit(p.fn, *p.args, checkpoint=checkpoint, progress=False): i
+                     for i, p in enumerate(pieces)}
+            for done in as_completed(index):
+                yield index[done], done.result()
+
+
+def executor(jobs):
+    """The executor that runs pieces for ``jobs``: :class:`Cores` for a number of cores (at
+    most :func:`threads_used`), or ``jobs`` itself when it is one (``.results(pieces,
+    checkpoint, progress)``, as :class:`tempnets.cluster.DaskExecutor`)."""
+    return jobs if hasattr(jobs, "results") else Cores(threads_used(count("jobs", jobs, 1)))
+
+
+def run_pieces(pieces, jobs=1, progress=None, checkpoint=None, what="networks") -> list:
+    """The values of ``pieces`` (:class:`Piece`), in their order, on :func:`executor` ``(jobs)``.
+
+    With a :class:`~tempnets.checkpoint.Checkpoint`, a piece saved there is not computed
+    again, and each piece computed is saved there as it arrives, so that an interrupted run
+    (a lost cluster, Ctrl-C) continues with ``--resume`` from every piece it finished."""
+    from .progress import progress_bar
+
+    run = executor(jobs)
+    values = [None if checkpoint is None else checkpoint.load(p.key, p.made_from) for p in pieces]
+    todo = [i for i, v in enumerate(values) if v is None]
+    one_by_one = isinstance(run, Cores) and run.jobs == 1  # each piece shows its own bar
+    with progress_bar(len(pieces), what, False if one_by_one else progress, unit=what) as bar:
+        bar.update(len(pieces) - len(todo))
+        if todo:
+            for j, value in run.results([pieces[i] for i in todo], checkpoint, progress):
+                i = todo[j]
+                if checkpoint is not None:
+                    checkpoint.save(pieces[i].key, value, pieces[i].made_from)
+                values[i] = value
+                bar.update(1)
+    return values
+
+
+def check_cluster(experiment_id: str, perturb: float = 0.0) -> None:
+    """Raise ``ValueError`` unless the experiment's pieces can run on a cluster (``--cluster``),
+    unperturbed (the perturbation, ``$TEMPNETS_PERTURB``, does not reach running workers)."""
+    if perturb:
+        raise ValueError("--perturb and --cluster: a perturbed run runs with --jobs (the "
+                         "perturbation does not reach a cluster's running workers)")
+    if not get(experiment_id).pieces:
+        can = ", ".join(e.id for e in EXPERIMENTS if e.pieces)
+        raise ValueError(f"--cluster: {experiment_id} does not split into pieces a cluster can run; "
+                         f"experiments that do: {can} (and every experiment's robustness seeds)")
+
+
 CHAPTER_SEED = 0
 """The seed a chapter runs with: the verdicts it states (``expected``) are this seed's."""
 
@@ -365,7 +467,9 @@ def reproduce(experiment_id: str, scale: str | None = None, seed: int = 0, jobs:
     """Run one experiment and return a JSON-ready record of it (see the module docstring).
 
     ``jobs`` is capped at the threads numba has (:func:`threads_used`); the
-    record stores what was used.  With ``perturb`` = EPS > 0 every initial weight
+    record stores what was used.  ``jobs`` may also be a cluster's executor
+    (:mod:`tempnets.cluster`) for an experiment that declares its pieces
+    (:func:`check_cluster`); the record is then that of ``jobs=1``, apart from its wall time.  With ``perturb`` = EPS > 0 every initial weight
     is multiplied by ``1 + EPS u`` (:func:`tempnets.random.perturbed`), and the
     record says so (``"perturb"``); :func:`check_perturb` says what is allowed (an
     ``EPS`` too small to change a float64, or ``$TEMPNETS_PERTURB`` asking for another, is
@@ -385,7 +489,12 @@ def reproduce(experiment_id: str, scale: str | None = None, seed: int = 0, jobs:
 
     experiment = get(experiment_id)
     scale = get_scale(scale)
-    seed, jobs = count("seed", seed), threads_used(count("jobs", jobs, 1))  # np.int64 too; plain ints for JSON
+    seed = count("seed", seed)  # np.int64 too; plain ints for JSON
+    on_cluster = hasattr(jobs, "results")
+    if on_cluster:
+        check_cluster(experiment_id, perturb)
+    else:
+        jobs = threads_used(count("jobs", jobs, 1))
     perturb = check_perturb(perturb)
     check_checkpoint(experiment_id, scale, seed, perturb, checkpoint_dir, resume)
     checkpoint, extra = None, {}
@@ -398,6 +507,7 @@ def reproduce(experiment_id: str, scale: str | None = None, seed: int = 0, jobs:
     with perturbing(perturb) if perturb else contextlib.nullcontext():
         result = experiment.runner()(scale=scale, seed=seed, jobs=jobs, progress=progress, **extra)
     wall = time.perf_counter() - start
+    jobs = 1 if on_cluster else jobs  # each piece ran on one thread: the record of --jobs 1
     record = {
         "id": experiment.id, "description": experiment.description, "scale": scale,
         "seed": seed, "jobs": jobs, "command": command_line(experiment.id, scale, seed, jobs, perturb),
@@ -447,27 +557,59 @@ by running again."""
 
 
 def robustness(experiment_id: str, seeds: int = 10, scale: str | None = None, jobs: int = 1,
-               progress: bool | None = None, data_limit: float = ROBUSTNESS_DATA_LIMIT) -> dict:
+               progress: bool | None = None, data_limit: float = ROBUSTNESS_DATA_LIMIT,
+               checkpoint_dir=None, resume: bool = False) -> dict:
     """Run an experiment with seeds ``0 .. seeds - 1`` and count, per claim, the seeds that
     gave each outcome.  Returns a JSON-ready robustness record (``ID.robustness.json``):
     ``id``, ``scale``, ``seeds``, ``command``, ``wall_time_s``, ``versions``, ``commit``,
     ``counts`` (:func:`outcome_counts`) and ``runs`` (per seed: its claims and data, so
-    that :func:`rederive_robustness` can re-derive every count without training)."""
+    that :func:`rederive_robustness` can re-derive every count without training).
+
+    Each seed is a piece (:func:`run_pieces`): with ``jobs`` a number of cores the seeds run
+    one after another on that many threads; with ``jobs`` a cluster's executor
+    (:mod:`tempnets.cluster`) side by side on its workers, one thread each, to the same
+    record.  With ``checkpoint_dir`` each finished seed is saved there as it arrives, and
+    ``resume=True`` continues from the seeds saved (the caller removes the checkpoint,
+    ``record["_checkpoint"]``, once the record is written)."""
+    from .checkpoint import open_checkpoint
+
     experiment = get(experiment_id)
     scale = get_scale(scale)
     seeds = count("seeds", seeds, 1)
-    runs, start = [], time.perf_counter()
-    for seed in range(seeds):
-        rec = reproduce(experiment_id, scale, seed, jobs, progress)
-        small = len(json.dumps(rec["data"], default=_jsonable)) <= data_limit
-        runs.append({"seed": seed, "wall_time_s": rec["wall_time_s"], "claims": rec["claims"],
-                     "data": rec["data"] if small else None})
-    return {"id": experiment.id, "description": experiment.description, "scale": scale,
-            "seeds": seeds, "jobs": threads_used(jobs),
-            "command": f"python -m tempnets robustness {experiment.id} --seeds {seeds} --scale {scale}",
-            "wall_time_s": round(time.perf_counter() - start, 3), "versions": _versions(),
-            "commit": _commit(), "counts": outcome_counts([r["claims"] for r in runs]),
-            "runs": runs}
+    on_cluster = hasattr(jobs, "results")
+    threads = 1 if on_cluster else threads_used(count("jobs", jobs, 1))
+    checkpoint = None
+    if checkpoint_dir is not None:
+        checkpoint = open_checkpoint(checkpoint_dir, robustness_identity(experiment_id, scale, seeds),
+                                     resume)
+    pieces = [Piece(f"seed-{seed}", {"experiment": experiment.id, "scale": scale, "seed": seed},
+                    _seed_run, (experiment.id, scale, seed, threads, data_limit))
+              for seed in range(seeds)]
+    start = time.perf_counter()
+    runs = run_pieces(pieces, jobs if on_cluster else 1, progress, checkpoint, what="seeds")
+    record = {"id": experiment.id, "description": experiment.description, "scale": scale,
+              "seeds": seeds, "jobs": threads,
+              "command": f"python -m tempnets robustness {experiment.id} --seeds {seeds} --scale {scale}",
+              "wall_time_s": round(time.perf_counter() - start, 3), "versions": _versions(),
+              "commit": _commit(), "counts": outcome_counts([r["claims"] for r in runs]),
+              "runs": runs}
+    if checkpoint is not None:
+        record["_checkpoint"] = checkpoint
+    return record
+
+
+def robustness_identity(experiment_id: str, scale: str, seeds: int) -> dict:
+    """What makes two robustness runs the same, as their checkpoint records it."""
+    return dict(checkpoint_identity(experiment_id, scale, 0), seed=f"0..{seeds - 1}")
+
+
+def _seed_run(experiment_id, scale, seed, jobs, data_limit, checkpoint=None, progress=None) -> dict:
+    """One seed of :func:`robustness` (a piece): its wall time, claims, and data when its JSON
+    is at most ``data_limit`` bytes.  (Its own ``checkpoint`` is unused: a seed is saved whole.)"""
+    rec = reproduce(experiment_id, scale, seed, jobs, progress)
+    small = len(json.dumps(rec["data"], default=_jsonable)) <= data_limit
+    return {"seed": seed, "wall_time_s": rec["wall_time_s"], "claims": rec["claims"],
+            "data": rec["data"] if small else None}
 
 
 def robustness_path(experiment_id: str) -> str:

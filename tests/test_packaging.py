@@ -31,12 +31,27 @@ def conda_names() -> set[str]:
     return conda | pip
 
 
-def pip_names() -> set[str]:
+NOT_ON_BINDER = {"cluster"}
+"""Extras Binder does not install (environment.yml leaves them out): Dask, for running at
+paper scale on a cluster (book/cluster.md), is of no use in a 1-2 core Binder session."""
+
+
+def pip_names(skip=NOT_ON_BINDER) -> set[str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     reqs = list(project["dependencies"])
-    for extra in project["optional-dependencies"].values():
-        reqs += extra
+    for name, extra in project["optional-dependencies"].items():
+        if name not in skip:
+            reqs += extra
     return {_name(r) for r in reqs} - {"tempnets"}
+
+
+def test_binder_does_not_install_the_extras_it_leaves_out():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    extras = project["optional-dependencies"]
+    assert NOT_ON_BINDER <= set(extras), f"no such extras: {sorted(NOT_ON_BINDER - set(extras))}"
+    left_out = pip_names(skip=()) - pip_names()
+    assert left_out, "the extras Binder leaves out add no package"
+    assert not left_out & conda_names(), f"environment.yml installs {sorted(left_out & conda_names())}"
 
 
 def test_environment_and_pyproject_name_the_same_packages():

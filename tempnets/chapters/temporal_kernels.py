@@ -49,8 +49,7 @@ import numpy as np
 
 from .. import claims, intervals, optim, rnn_baselines as rb, sequences as sq, tkrnn
 from ..checks import count
-from ..experiments import Result
-from ..progress import progress_bar
+from ..experiments import Piece, Result, run_pieces
 from ..scale import get_scale
 from ..selfcheck import CheckFailed, check_function, check_value
 
@@ -423,48 +422,27 @@ def _windowed(values, w):
 
 def _train_task(name, sz, seed, k, checkpoint=None, progress=False):
     """Train and test network ``k`` of ``name``: its run record and its final parameters."""
-    def compute():
-        params, h = train_one(name, sz, seed, k, progress, checkpoint)
-        ev = evaluate(name, params, sz, seed)
-        crit = next((s for s, a in zip(h.eval_steps, h.evals) if a >= CRITERION), None)
-        run = {"loss": _windowed(h.loss, max(sz.updates // 100, 1)), "eval_steps": h.eval_steps,
-               "val_string": h.evals, "updates_to_criterion": crit, "seconds": round(h.seconds, 2),
-               **ev}
-        return run, _jsonable_params(params)
+    params, h = train_one(name, sz, seed, k, progress, checkpoint)
+    ev = evaluate(name, params, sz, seed)
+    crit = next((s for s, a in zip(h.eval_steps, h.evals) if a >= CRITERION), None)
+    run = {"loss": _windowed(h.loss, max(sz.updates // 100, 1)), "eval_steps": h.eval_steps,
+           "val_string": h.evals, "updates_to_criterion": crit, "seconds": round(h.seconds, 2),
+           **ev}
+    return run, _jsonable_params(params)
 
+
+def _train_piece(name, sz, seed, k) -> Piece:
+    """Network ``k`` of ``name`` as a piece of the run (:func:`_train_task`, key ``NAME-K``)."""
     made_from = {"model": name, "sizes": dataclasses.asdict(sz), "seed": seed, "network": k}
-    return _computed(checkpoint, f"{name}-{k}", made_from, compute)
-
-
-def _computed(checkpoint, key, made_from, compute):
-    """``compute()``, or with a :class:`~tempnets.checkpoint.Checkpoint` its saved value under
-    ``key`` (computed and saved if it has none: :meth:`~tempnets.checkpoint.Checkpoint.computed`)."""
-    return compute() if checkpoint is None else checkpoint.computed(key, made_from, compute)
-
-
-def _map(fn, tasks, jobs, progress, what="networks"):
-    """``[fn(*t) for t in tasks]``; with ``jobs > 1`` in that many processes (same results)."""
-    if jobs > 1:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        # Each process trains and tests with one BLAS thread (optim.one_blas_thread).
-        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-            futures = [pool.submit(fn, *t) for t in tasks]
-            with progress_bar(len(tasks), what, progress, unit=what) as bar:
-                results = []
-                for f in futures:
-                    results.append(f.result())
-                    bar.update(1)
-        return results
-    return [fn(*t, progress) for t in tasks]
+    return Piece(f"{name}-{k}", made_from, _train_task, (name, sz, seed, k))
 
 
 def _train_all(sz, seed, jobs, progress, checkpoint=None):
-    """Every (model, network) pair; with ``jobs > 1`` in that many processes (same results)."""
+    """Every (model, network) pair, each a piece (:func:`tempnets.experiments.run_pieces`:
+    ``jobs`` cores or a cluster, the same results)."""
     tasks = [(name, k) for name in MODELS for k in range(sz.seeds)]
-    results = _map(_train_task, [(name, sz, seed, k, checkpoint) for name, k in tasks], jobs,
-                   progress)
+    results = run_pieces([_train_piece(name, sz, seed, k) for name, k in tasks], jobs, progress,
+                         checkpoint)
     data = {"models": {}, "params": {}}
     for name in MODELS:
         mine = [r for (n, _), r in zip(tasks, results) if n == name]
@@ -718,18 +696,21 @@ def _search_task(name, init_scale, rate, base, seed, k, checkpoint=None, progres
     sz = dataclasses.replace(base, settings={name: [init_scale, rate]})
     run = {"model": name, "init_scale": init_scale, "learning_rate": rate, "network": k}
     key = f"{name}-s{init_scale:g}-lr{rate:g}-{k}"
+    try:
+        _, h = train_one(name, sz, seed, k, progress, checkpoint, key=key + ".training")
+    except optim.DivergenceError as e:  # a setting that diverges scores 0 and loses every tie
+        return {**run, "val_string": 0.0, "final_loss": None, "diverged": str(e)}
+    n = max(len(h.loss) // 10, 1)
+    return {**run, "val_string": float(h.evals[-1]), "final_loss": float(np.mean(h.loss[-n:])),
+            "seconds": round(h.seconds, 2)}
 
-    def compute():
-        try:
-            _, h = train_one(name, sz, seed, k, progress, checkpoint, key=key + ".training")
-        except optim.DivergenceError as e:  # a setting that diverges scores 0 and loses every tie
-            return {**run, "val_string": 0.0, "final_loss": None, "diverged": str(e)}
-        n = max(len(h.loss) // 10, 1)
-        return {**run, "val_string": float(h.evals[-1]), "final_loss": float(np.mean(h.loss[-n:])),
-                "seconds": round(h.seconds, 2)}
 
-    return _computed(checkpoint, key, {"sizes": dataclasses.asdict(sz), "seed": seed, "network": k},
-                     compute)
+def _search_piece(name, init_scale, rate, base, seed, k) -> Piece:
+    """One network of one setting of the search as a piece (key ``NAME-sSCALE-lrRATE-K``)."""
+    sz = dataclasses.replace(base, settings={name: [init_scale, rate]})
+    return Piece(f"{name}-s{init_scale:g}-lr{rate:g}-{k}",
+                 {"sizes": dataclasses.asdict(sz), "seed": seed, "network": k},
+                 _search_task, (name, init_scale, rate, base, seed, k))
 
 
 def search_choice(runs: list, name: str) -> dict:
@@ -769,13 +750,14 @@ def run_search(scale="book", seed=0, jobs=1, progress=None, trained=None, checkp
     if trained is None:
         base = dataclasses.replace(SIZES["book"], settings=None)
         nets = SEARCH["networks"][scale]
-        tasks = [(name, s, lr, base, seed, SEARCH["first_network"] + i, checkpoint)
-                 for name in MODELS for s in SEARCH["init_scales"]
-                 for lr in SEARCH["learning_rates"] for i in range(nets)]
+        pieces = [_search_piece(name, s, lr, base, seed, SEARCH["first_network"] + i)
+                  for name in MODELS for s in SEARCH["init_scales"]
+                  for lr in SEARCH["learning_rates"] for i in range(nets)]
         data = {"experiment": "tk-search", "scale": scale, "seed": seed,
                 "grid": {"init_scales": list(SEARCH["init_scales"]),
                          "learning_rates": list(SEARCH["learning_rates"])},
-                "sizes": dataclasses.asdict(base), "runs": _map(_search_task, tasks, jobs, progress)}
+                "sizes": dataclasses.asdict(base),
+                "runs": run_pieces(pieces, jobs, progress, checkpoint)}
     else:
         data = trained.data if isinstance(trained, Result) else trained
         _need(data, ["grid", "runs", "sizes"], "tk-search")
@@ -818,21 +800,28 @@ def _training_search_task(scale, label, changes, name, seed, k, checkpoint=None,
     ``val_string`` and ``val_symbol``)."""
     sz = dataclasses.replace(training_search_sizes(scale), recipes={name: changes}).for_model(name)
     run = {"setting": label, "model": name, "network": k}
-    key = f"{name}-{[x for x, _ in TRAINING_SEARCH['settings']].index(label)}-{k}"
+    key = _training_search_key(label, name, k)
+    try:
+        params, h = train_one(name, sz, seed, k, progress, checkpoint, key=key + ".training")
+    except optim.DivergenceError as e:  # scores 0, below every setting that trained
+        return {**run, "val_string": 0.0, "val_symbol": 0.0, "eval_steps": [], "val_curve": [],
+                "diverged": str(e)}
+    final = validation_scores(name, params, validation_batch(sz, seed, k))
+    return {**run, "val_string": final["string"], "val_symbol": final["symbol"],
+            "eval_steps": h.eval_steps, "val_curve": [float(v) for v in h.evals],
+            "seconds": round(h.seconds, 2)}
 
-    def compute():
-        try:
-            params, h = train_one(name, sz, seed, k, progress, checkpoint, key=key + ".training")
-        except optim.DivergenceError as e:  # scores 0, below every setting that trained
-            return {**run, "val_string": 0.0, "val_symbol": 0.0, "eval_steps": [], "val_curve": [],
-                    "diverged": str(e)}
-        final = validation_scores(name, params, validation_batch(sz, seed, k))
-        return {**run, "val_string": final["string"], "val_symbol": final["symbol"],
-                "eval_steps": h.eval_steps, "val_curve": [float(v) for v in h.evals],
-                "seconds": round(h.seconds, 2)}
 
-    return _computed(checkpoint, key, {"sizes": dataclasses.asdict(sz), "seed": seed, "network": k},
-                     compute)
+def _training_search_key(label, name, k) -> str:
+    return f"{name}-{[x for x, _ in TRAINING_SEARCH['settings']].index(label)}-{k}"
+
+
+def _training_search_piece(scale, label, changes, name, seed, k) -> Piece:
+    """One network of one setting of the training search as a piece (key ``NAME-SETTING-K``)."""
+    sz = dataclasses.replace(training_search_sizes(scale), recipes={name: changes}).for_model(name)
+    return Piece(_training_search_key(label, name, k),
+                 {"sizes": dataclasses.asdict(sz), "seed": seed, "network": k},
+                 _training_search_task, (scale, label, changes, name, seed, k))
 
 
 def training_choice(runs: list, name: str) -> dict:
@@ -855,15 +844,16 @@ def run_training_search(scale="book", seed=0, jobs=1, progress=None, trained=Non
     """
     scale = get_scale(scale)
     if trained is None:
-        tasks = [(scale, label, changes, name, seed, TRAINING_SEARCH["first_network"], checkpoint)
-                 for label, changes in TRAINING_SEARCH["settings"]
-                 for name in TRAINING_SEARCH["models"]
-                 if name == "LSTM" or "forget_bias" not in changes]
+        pieces = [_training_search_piece(scale, label, changes, name, seed,
+                                         TRAINING_SEARCH["first_network"])
+                  for label, changes in TRAINING_SEARCH["settings"]
+                  for name in TRAINING_SEARCH["models"]
+                  if name == "LSTM" or "forget_bias" not in changes]
         base = dataclasses.asdict(training_search_sizes(scale))
         data = {"experiment": "tk-training-search", "scale": scale, "seed": seed,
                 "sizes": {label: {**base, "init_scale": 1.0, **changes}
                           for label, changes in TRAINING_SEARCH["settings"]},
-                "runs": _map(_training_search_task, tasks, jobs, progress)}
+                "runs": run_pieces(pieces, jobs, progress, checkpoint)}
     else:
         data = trained.data if isinstance(trained, Result) else trained
         _need(data, ["runs", "sizes"], "tk-training-search")
