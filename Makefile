@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 # the kernel's inline backend and the built pages lose their figures.)
 RUN    := TEMPNETS_PROGRESS=0
 
-.PHONY: test book book-fingerprint student-book bench clean assignments test-assignments
+.PHONY: test test-long book book-fingerprint student-book bench clean assignments test-assignments
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; v = sys.version_info; sys.exit(0 if v >= (3, 10) else "Python 3.10+ is needed, $(PYTHON) is %d.%d" % v[:2])'
@@ -16,9 +16,15 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --editable '.[book,test]'
 	touch $@
 
+# make test: the library tests, then every chapter notebook (nbval), each on every core
+# (pytest-xdist; a notebook's cells stay together on one worker, in order). The checks that
+# train every experiment at book scale (marked long) are make test-long; .ci/run runs both.
 test: $(STAMP)
-	$(RUN) $(BIN)/python -m pytest tests/
-	$(RUN) $(BIN)/python -m pytest --nbval-lax book/
+	$(RUN) $(BIN)/python -m pytest -n auto -m "not long" tests/
+	$(RUN) $(BIN)/python -m pytest -n auto --dist loadfile --nbval-lax book/
+
+test-long: $(STAMP)
+	$(RUN) $(BIN)/python -m pytest -m long tests/
 
 # jupyter-cache keys a chapter on its code cells only: refresh-cache empties the cache
 # when the library, the records in book/paper_scale/ or the installed packages changed
