@@ -18,7 +18,8 @@ $(STAMP): pyproject.toml
 
 # make test: the library tests, then every chapter notebook (nbval), each on every core
 # (pytest-xdist; a notebook's cells stay together on one worker, in order). The checks that
-# train every experiment at book scale (marked long) are make test-long; .ci/run runs both.
+# take minutes of CPU each (marked long: every experiment trained at book scale twice, the
+# Binder warm-up) are make test-long, a second target; .ci/run runs both.
 test: $(STAMP)
 	$(RUN) $(BIN)/python -m pytest -n auto -m "not long" tests/
 	$(RUN) $(BIN)/python -m pytest -n auto --dist loadfile --nbval-lax book/
