@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 # the kernel's inline backend and the built pages lose their figures.)
 RUN    := TEMPNETS_PROGRESS=0
 
-.PHONY: test book student-book bench clean assignments test-assignments
+.PHONY: test test-long book book-fingerprint student-book bench clean assignments test-assignments
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; v = sys.version_info; sys.exit(0 if v >= (3, 10) else "Python 3.10+ is needed, $(PYTHON) is %d.%d" % v[:2])'
@@ -16,15 +16,33 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --editable '.[book,test]'
 	touch $@
 
+# make test: the library tests, then every chapter notebook (nbval), each on every core
+# (pytest-xdist; a notebook's cells stay together on one worker, in order). The checks that
+# take minutes of CPU each (marked long: every experiment trained at book scale twice, the
+# Binder warm-up) are make test-long, a second target; .ci/run runs both.
 test: $(STAMP)
-	$(RUN) $(BIN)/python -m pytest tests/
-	$(RUN) $(BIN)/python -m pytest --nbval-lax book/
+	$(RUN) $(BIN)/python -m pytest -n auto -m "not long" tests/
+	$(RUN) $(BIN)/python -m pytest -n auto --dist loadfile --nbval-lax book/
 
+test-long: $(STAMP)
+	$(RUN) $(BIN)/python -m pytest -m long tests/
+
+# jupyter-cache keys a chapter on its code cells only: refresh-cache empties the cache
+# when the library, the records in book/paper_scale/ or the installed packages changed
+# (tempnets.bookconfig.book_fingerprint), so the book never shows what older code computed.
+# --all: Sphinx re-reads every page (an unchanged chapter comes from the cache), since its
+# own saved state would keep an unchanged notebook's old page without asking the cache.
 book: $(STAMP)
-	$(RUN) $(BIN)/jupyter-book build . -n -W --keep-going
+	$(RUN) $(BIN)/python -m tempnets.bookconfig refresh-cache .
+	$(RUN) $(BIN)/jupyter-book build . --all -n -W --keep-going
 	$(BIN)/python -m tempnets.bookconfig check-figures book _build/html
 	$(BIN)/python -m tempnets.bookconfig check-outputs _build/jupyter_execute
 	@echo "Open _build/html/index.html"
+
+# The fingerprint refresh-cache compares, in make book's environment (the Pages workflow keys
+# its saved cache on it).
+book-fingerprint: $(STAMP)
+	@$(RUN) $(BIN)/python -m tempnets.bookconfig fingerprint .
 
 # Student edition: built from student notebooks (no solutions; coding exercises
 # scaffolded, their solution lines replaced by a placeholder), which each page offers

@@ -23,6 +23,17 @@ merged configuration::
 
     python -m tempnets.bookconfig student _config.yml _build/student-config.yml
     python -m tempnets.bookconfig student-sources . _build/student-src _build/jupyter_execute
+
+The book executes its chapters through jupyter-cache, which keys a notebook on its own
+code cells only: a change to the library, to a committed record or to an installed
+package would leave every page showing what the old code computed.  So ``make book``
+first runs :func:`refresh_execution_cache`, which empties the cache whenever
+:func:`book_fingerprint` (a hash of everything else a chapter's outputs depend on)
+differs from the one the cache was filled under; the Pages workflow keys its saved
+cache on the same fingerprint::
+
+    python -m tempnets.bookconfig fingerprint .
+    python -m tempnets.bookconfig refresh-cache .
 """
 
 from __future__ import annotations
@@ -278,10 +289,272 @@ def wide_figures_not_full_width(executed_dir, limit: int = WIDE_FIGURE_PX) -> li
     return found
 
 
+# ---------------------------------------------------------------- the execution cache
+
+FINGERPRINT_FILE = "tempnets-fingerprint.txt"
+"""Kept inside the jupyter-cache folder: the :func:`book_fingerprint` its notebooks ran under."""
+
+JUPYTER_CACHE_ENTRIES = frozenset({"global.db", "global.db-journal", "__version__.txt", "executed"})
+"""What jupyter-cache (1.x) writes in its folder: anything else there is not ours to empty."""
+
+
+def book_fingerprint(root) -> str:
+    """A hash of everything a chapter's outputs depend on besides its own code cells.
+
+    jupyter-cache hashes a notebook's code cells only, so these must be hashed here:
+    the library's source (``tempnets/**/*.py`` under ``root``), the committed records
+    (``book/paper_scale/``), the Python version and the version of every installed
+    distribution (``pip freeze`` without the editable install's commit, which would
+    change at every commit), and the ``TEMPNETS_*`` environment variables
+    (``TEMPNETS_SCALE=paper`` runs a chapter at paper scale).
+
+    Returns
+    -------
+    str
+        A SHA-256 hex digest: equal digests, same inputs.
+    """
+    import hashlib
+    import os
+    import platform
+    from pathlib import Path
+
+    root = Path(root)
+    records = root / "book" / "paper_scale"
+    files = sorted(root.glob("tempnets/**/*.py"))
+    files += sorted(p for p in records.rglob("*") if p.is_file()) if records.is_dir() else []
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(f"file {path.relative_to(root).as_posix()}\n".encode())
+        digest.update(hashlib.sha256(path.read_bytes()).hexdigest().encode())
+    digest.update(f"python {platform.python_implementation()} {platform.python_version()} "
+                  f"{platform.machine()}\n".encode())
+    for line in installed_distributions():
+        digest.update(f"package {line}\n".encode())
+    for key in sorted(k for k in os.environ if k.startswith("TEMPNETS_")):
+        digest.update(f"env {key}={os.environ[key]}\n".encode())
+    return digest.hexdigest()
+
+
+def installed_distributions() -> list[str]:
+    """``name==version`` of every distribution this Python can import, sorted, names normalised."""
+    from importlib import metadata
+
+    found = set()
+    for dist in metadata.distributions():
+        name = dist.metadata["Name"]
+        if name:  # a broken install (no METADATA) has no name: it cannot be imported by name either
+            found.add(f"{re.sub(r'[-_.]+', '-', name).lower()}=={dist.version}")
+    return sorted(found)
+
+
+def execution_cache_dir(root):
+    """The jupyter-cache folder ``jupyter-book build root`` uses.
+
+    ``execute.cache`` of ``root/_config.yml`` when it is set (relative to ``root``),
+    otherwise myst-nb's default: ``.jupyter_cache`` beside the HTML, ``root/_build/.jupyter_cache``.
+    """
+    from pathlib import Path
+
+    import yaml
+
+    root = Path(root)
+    config = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8")) or {}
+    chosen = (config.get("execute") or {}).get("cache")
+    return root / chosen if chosen else root / "_build" / ".jupyter_cache"
+
+
+def refresh_execution_cache(cache_dir, fingerprint: str) -> int | None:
+    """Empty the jupyter-cache in ``cache_dir`` unless its notebooks ran under ``fingerprint``.
+
+    The cache's own records are removed through jupyter-cache (each executed notebook
+    and its folder), and ``fingerprint`` is written beside them, so the next build
+    executes every chapter again with today's library, records and packages.  Nothing
+    else is removed: a folder holding files jupyter-cache does not write is refused.
+
+    Returns
+    -------
+    int or None
+        None when the cache was kept; otherwise the number of executed notebooks removed.
+
+    Raises
+    ------
+    ValueError
+        ``cache_dir`` is not a folder, or holds files that are not jupyter-cache's.
+    """
+    from pathlib import Path
+
+    cache_dir = Path(cache_dir)
+    stamp = cache_dir / FINGERPRINT_FILE
+    if stamp.is_file() and stamp.read_text(encoding="utf-8").strip() == fingerprint:
+        return None
+    removed = 0
+    if cache_dir.exists():
+        if not cache_dir.is_dir():
+            raise ValueError(f"execution cache {cache_dir} is a file, not a folder: move it away")
+        strangers = sorted(p.name for p in cache_dir.iterdir()
+                           if p.name not in JUPYTER_CACHE_ENTRIES | {FINGERPRINT_FILE})
+        if strangers:
+            raise ValueError(f"execution cache {cache_dir} holds {', '.join(strangers)}, which jupyter-cache "
+                             "does not write: not emptying it (if the folder is only a cache, remove it)")
+        if (cache_dir / "global.db").exists():
+            removed = _remove_cached_notebooks(cache_dir)
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    stamp.write_text(fingerprint + "\n", encoding="utf-8")
+    return removed
+
+
+def _remove_cached_notebooks(cache_dir) -> int:
+    """Remove every executed notebook jupyter-cache holds in ``cache_dir``; return how many."""
+    from jupyter_cache import get_cache
+    from jupyter_cache.cache.db import NbCacheRecord
+
+    cache = get_cache(str(cache_dir))
+    records = cache.list_cache_records()
+    for record in records:
+        try:
+            cache.remove_cache(record.pk)
+        except KeyError:  # its notebook file is already gone: drop the record alone
+            NbCacheRecord.remove_records([record.pk], cache.db)
+    return len(records)
+
+
+# ---------------------------------------------------------------- a warm numba cache
+
+def warm_numba_cache() -> list[str]:
+    """Compile every kernel the chapters use, on tiny inputs, into numba's on-disk cache.
+
+    A chapter's first run in a fresh environment (every Binder session) otherwise pays
+    numba's compilation, tens of seconds.  ``postBuild`` calls this while the Binder image
+    is built, so the image carries the compiled kernels (``__pycache__`` beside the sources,
+    or ``NUMBA_CACHE_DIR``).  The inputs are tiny but of the types the chapters pass (numba
+    compiles once per signature): each family's training and forward passes, the SRN rules
+    alone and several side by side, masks, hidden states and attention, the serial-recall
+    models in float64 and float32.  A cached kernel is reused only on a CPU like the one
+    that compiled it (numba keys its cache on the CPU model too).
+
+    Returns
+    -------
+    list of str
+        What was compiled, one line per family.
+    """
+    import numpy as np
+
+    done = []
+    for family in (_warm_srn, _warm_focused, _warm_fast_weights, _warm_serial_recall):
+        done.append(family(np.random.default_rng(0)))
+    return done
+
+
+def _warm_srn(gen) -> str:
+    from .grammars import reber
+    from .srn import pa_attention, srn_forward
+    from .training import TrainConfig, bptt_gradient, sample_strings, train_epochs, train_online
+
+    g = reber()
+    tables = g.tables()
+    period, phase = pa_attention(8, 7, 7)
+    configs = [TrainConfig(), TrainConfig(h=5), TrainConfig(period=tuple(period), phase=tuple(phase), h=3),
+               TrainConfig(period=tuple(period), phase=tuple(phase), context_init=0.5),
+               TrainConfig(h=3, h_prime=2), TrainConfig(h=3, h_prime=1)]
+    for config in configs:
+        hist = train_online(tables, 3, config=config, n_networks=2, rng=gen, progress=False)
+        params = hist[0].params if isinstance(hist, list) else hist.params
+        train_online(tables, 3, config=config, n_networks=2, rng=gen, params=params, progress=False)
+        attention = {"period": config.period, "phase": config.phase, "context_init": config.context_init}
+        strings = [g.encode(s) for s in ("BTXSE", "BPVVE")]
+        srn_forward(params, strings, **attention)
+        srn_forward(params, strings, return_hidden=True, **attention)
+        train_epochs(strings, n_epochs=2, config=config, n_networks=2, rng=gen, progress=False)
+        bptt_gradient(params.network(0) if hasattr(params, "network") else params, strings, config=config)
+    train_online(tables, 3, config=configs[:3], n_networks=2, rng=gen, progress=False)  # side by side
+    flat, offsets = sample_strings(tables, 4, rng=gen)
+    srn_forward(hist.params if not isinstance(hist, list) else hist[0].params, flat, offsets)
+    return f"srn: {len(configs)} rules, forward passes, sampling"
+
+
+def _warm_focused(gen) -> str:
+    import numpy as np
+
+    from . import focused as F
+    from . import focused_training as FT
+
+    xs = [gen.integers(0, 2, (T, 3)).astype(float) for T in (3, 5)]
+    ys = [gen.integers(0, 2, (len(x), 2)).astype(float) for x in xs]
+    seqs = F.make_sequences(xs, ys)
+    for arch in ("focused", "full"):
+        for config in (FT.FocusedConfig(), FT.FocusedConfig(score="quantised", feedback=2, stop_at_criterion=True)):
+            params = F.init_many(arch, 3, 2, 2, 2, rng=gen)
+            FT.train(seqs, params, n_epochs=2, config=config, progress=False)
+            FT.evaluate(params, seqs, config)
+        one = params.network(0)
+        for variant in ("eq1", "eq3"):
+            F.forward(one, seqs, variant=variant)
+            F.bptt_gradient(one, seqs, variant=variant)
+            if arch == "focused":
+                F.trace_gradient(one, seqs, variant=variant)
+        F.forward(one, seqs, feedback=2)
+    np.seterr  # noqa: B018 (numpy imported for the arrays above)
+    return "focused: both architectures, both variants, feedback"
+
+
+def _warm_fast_weights(gen) -> str:
+    import numpy as np
+
+    from . import fast_weights as fw
+    from . import rtrl
+
+    n = 20
+    xs, xf = gen.integers(0, 2, (n, 3)).astype(float), gen.integers(0, 2, (n, 2)).astype(float)
+    d, mask = gen.uniform(0, 1, (n, 1)), np.ones(n, dtype=bool)
+    for interface in ("per-weight", "from-to"):
+        net = fw.FastWeightNet(3, 2, 1, interface=interface)
+        U = fw.init_slow_weights(net, 0.5, rng=gen)
+        fw.train_online(net, U, xs, xf, d, learning_rate=0.5)
+        fw.train_online(net, U, xs, xf, d, mask, learning_rate=0.5)
+    net = rtrl.RecurrentNet(3, 4, 1)
+    W = rtrl.init_weights(net, 0.5, rng=gen)
+    rtrl.train_online(net, W, xs, d, learning_rate=0.5)
+    rtrl.train_online(net, W, xs, d, mask, learning_rate=0.0)
+    return "fast weights: both interfaces; rtrl"
+
+
+def _warm_serial_recall(gen) -> str:
+    from . import optim, sequences
+    from .chapters import temporal_kernels as tk
+
+    sz = tk.SIZES["book"]
+    for name in tk.MODELS:
+        _, loss_and_grad = tk.model_functions(name)
+        for dtype in ("float64", "float32"):
+            params = tk.build(name, sz.task, 4, gen)
+            optim.train(loss_and_grad, params, lambda g: sequences.make_batch(sz.task, 2, g)[:3], 2,
+                        rng=gen, progress=False, dtype=dtype)
+    return f"serial recall: {', '.join(tk.MODELS)} in float64 and float32"
+
+
 USAGE = ("usage: python -m tempnets.bookconfig student SOURCE_CONFIG OUTPUT_CONFIG\n"
          "       python -m tempnets.bookconfig student-sources ROOT OUT [EXECUTED_DIR]\n"
          "       python -m tempnets.bookconfig check-figures BOOK_DIR HTML_DIR\n"
-         "       python -m tempnets.bookconfig check-outputs EXECUTED_DIR")
+         "       python -m tempnets.bookconfig check-outputs EXECUTED_DIR\n"
+         "       python -m tempnets.bookconfig fingerprint ROOT\n"
+         "       python -m tempnets.bookconfig refresh-cache ROOT\n"
+         "       python -m tempnets.bookconfig warm")
+
+
+def _refresh_cache_command(root) -> int:
+    cache_dir = execution_cache_dir(root)
+    fingerprint = book_fingerprint(root)
+    try:
+        removed = refresh_execution_cache(cache_dir, fingerprint)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if removed is None:
+        print(f"{cache_dir}: kept (library, records and packages unchanged, fingerprint {fingerprint[:12]})")
+    else:
+        print(f"{cache_dir}: emptied ({removed} executed notebook(s) removed): the library, the records "
+              f"or the packages changed (fingerprint {fingerprint[:12]}); every chapter runs again")
+    return 0
 
 
 def main(argv=None) -> int:
@@ -300,6 +573,15 @@ def main(argv=None) -> int:
         for line in wide:
             print(f"error: {line}; tag the cell 'full-width' (or draw it narrower)", file=sys.stderr)
         return 1 if found or wide else 0
+    if len(argv) == 2 and argv[0] == "fingerprint":
+        print(book_fingerprint(argv[1]))
+        return 0
+    if argv == ["warm"]:
+        for line in warm_numba_cache():
+            print(f"compiled {line}")
+        return 0
+    if len(argv) == 2 and argv[0] == "refresh-cache":
+        return _refresh_cache_command(argv[1])
     if len(argv) in (3, 4) and argv[0] == "student-sources":
         write_student_sources(*argv[1:])
         return 0

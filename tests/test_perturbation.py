@@ -9,7 +9,8 @@ on a reader's machine.  A claim the chapter does not assert at book scale
 so its outcome may move between a decisive one and "inconclusive at this scale" as
 one run more or less reaches a criterion; it may never jump from "holds" to "does not
 hold" (that would mean its interval is not honest).  The two runs of each experiment go
-in two processes side by side (~10 minutes in all on 2 cores).
+in two processes side by side (~10 minutes in all on 2 cores): ``make test-long``, which
+``.ci/run`` runs after ``make test`` (the tests are marked ``long``).
 """
 
 import json
@@ -65,6 +66,7 @@ def test_changed_verdicts_names_what_a_perturbation_may_not_change():
     assert not changed_verdicts([row(True, True, "holds")], [row(True, True, "holds")])
 
 
+@pytest.mark.long  # every experiment at book scale, twice: make test-long (.ci/run runs it)
 @pytest.mark.parametrize("eid", [e.id for e in EXPERIMENTS])
 def test_every_verdict_survives_a_perturbation_of_1e_12(tmp_path, eid):
     plain = _start(tmp_path, eid)

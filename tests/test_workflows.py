@@ -104,3 +104,22 @@ def test_the_book_workflow_publishes_both_editions():
     assert deploy["needs"] == "build" and deploy["permissions"] == {"pages": "write", "id-token": "write"}
     assert [s["uses"].split("@")[0] for s in deploy["steps"]] == ["actions/deploy-pages"]
     assert "repo2docker" in str(wf["jobs"]["binder-image"]["steps"])
+
+
+def test_the_book_workflow_restores_only_a_cache_made_under_todays_fingerprint():
+    """Issue 35: the cache is keyed on make book's fingerprint (library source, records, installed
+    packages), computed after installing, and never falls back to a cache of another fingerprint."""
+    build = _load("book.yml")["jobs"]["build"]["steps"]
+    runs = [s.get("run", "") for s in build]
+    fingerprint = [s for s in build if "make --no-print-directory book-fingerprint" in s.get("run", "")]
+    assert len(fingerprint) == 1 and "$GITHUB_OUTPUT" in fingerprint[0]["run"], runs
+    step_id = fingerprint[0]["id"]
+    output = fingerprint[0]["run"].split("echo \"", 1)[1].split("=", 1)[0]
+    expr = f"${{{{ steps.{step_id}.outputs.{output} }}}}"
+    cache = [s for s in build if s.get("uses", "").startswith("actions/cache")][0]
+    order = [build.index(s) for s in (fingerprint[0], cache, next(s for s in build if s.get("run") == "make book"))]
+    assert order == sorted(order), "the fingerprint is computed before the cache is restored and the book built"
+    assert runs.index("make .venv/.installed") < build.index(fingerprint[0]), "fingerprint the installed packages"
+    assert cache["with"]["key"].startswith(f"jupyter-cache-{expr}-"), cache["with"]["key"]
+    for fallback in str(cache["with"].get("restore-keys", "")).splitlines():
+        assert fallback.startswith(f"jupyter-cache-{expr}-"), f"restore-keys may restore another fingerprint: {fallback}"
