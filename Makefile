@@ -65,7 +65,7 @@ assignments: $(STAMP)
 
 # Every chapter's assignment graded for real (solved, untouched, one wrong answer); make test grades one.
 test-assignments: $(STAMP)
-	TEMPNETS_ALL_ASSIGNMENTS=1 $(RUN) $(BIN)/python -m pytest tests/test_assignments.py
+	TEMPNETS_ALL_ASSIGNMENTS=1 $(RUN) $(BIN)/python -m pytest tests/test_assignments.py tests/test_grading_cheats.py
 
 # One script per engine (benchmarks/bench_*.py), each printing its lines.
 bench: $(STAMP)
