@@ -1,7 +1,7 @@
 """Audit by mutation of the argument checks: does a test fail when a check is taken out?
 
 A developer tool (not part of ``make test``).  In each module of ``TEST_FILES`` (those of
-issue 21 and the CLI) it finds every argument-validation statement,
+issue 21, the CLI and those issue 31 added) it finds every argument-validation statement,
 
 - a ``raise <Name>Error(...)`` under an ``if``/``elif``/``else``: mutated to a no-op;
 - a call of a :mod:`tempnets.checks` helper (``count``, ``real``, ``array``): mutated to its
@@ -91,6 +91,19 @@ TEST_FILES = {
     "chapters/temporal_kernels": ["test_temporal_kernels.py", "test_selfcheck.py"],
     "chapters/checking_our_work": ["test_selfcheck.py"],
     "__main__": ["test_cli.py"],
+    # Added for issue 31: the modules that gained argument checks since (the kernels' public
+    # wrappers, checkpoints, assignments, self-checks' helpers) and those the public-surface
+    # test made check their arguments (random, claims, intervals, explorer, grammars).
+    "portable": ["test_portable.py", "test_portable_float32.py"],
+    "portable_math": ["test_portable.py", "test_portable_float32.py", "test_precision.py"],
+    "checkpoint": ["test_checkpoint.py", "test_cli.py"],
+    "experiments": ["test_records.py", "test_cli.py", "test_perturbation.py"],
+    "assignments": ["test_assignments.py"],
+    "random": ["test_random.py", "test_perturbation.py"],
+    "claims": ["test_claims.py"],
+    "intervals": ["test_intervals.py"],
+    "explorer": ["test_explorer.py"],
+    "grammars": ["test_grammars.py"],
 }
 MODULES = list(TEST_FILES)
 VALIDATION_TESTS = "test_validation.py"

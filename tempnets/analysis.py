@@ -55,6 +55,12 @@ from scipy.cluster import hierarchy
 
 from .checks import count
 
+__all__ = ["presentation_label", "presentation_labels", "node_labels", "successor_labels",
+           "current_letter_labels", "cluster_hidden_states", "cluster_composition",
+           "cluster_purity", "conditional_probabilities", "PathProbabilities",
+           "path_probabilities", "ACPTable", "acp_keys", "average_conditional_probabilities",
+           "network_averages", "acp_r_squared"]
+
 
 # ------------------------------------------------------------------- labels
 def presentation_label(string: str, t: int, upto_current: bool = False) -> str:

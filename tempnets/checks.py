@@ -15,7 +15,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["count", "real", "array"]
+__all__ = ["count", "real", "array", "is_finite_real"]
 
 
 def count(name: str, value, minimum: int = 0, maximum: int | None = None) -> int:
@@ -64,7 +64,7 @@ def real(name: str, value, *, low: float | None = None, high: float | None = Non
     ValueError
         ``"<name> must be a finite number [>= low] [and <= high], got <value>"``.
     """
-    ok = (not isinstance(value, bool) and isinstance(value, numbers.Real) and math.isfinite(value)
+    ok = (not isinstance(value, bool) and isinstance(value, numbers.Real) and is_finite_real(value)
           and (low is None or (value > low if low_open else value >= low))
           and (high is None or (value < high if high_open else value <= high)))
     if not ok:
@@ -168,3 +168,14 @@ def _check_shape(name, got, want, dims):
         where = f" ({'; '.join(dict.fromkeys(fixed))})" if fixed else ""
         raise ValueError(f"{name} must have shape {shown}{where}, got shape {got}")
     dims.update(new)
+
+
+def is_finite_real(value) -> bool:
+    """Whether ``value`` is a finite real number (not a bool, not NaN or infinite, and not an
+    integer too large for a float such as ``10**400``, on which ``math.isfinite`` raises)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False

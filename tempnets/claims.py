@@ -39,6 +39,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+__all__ = ["OUTCOMES", "NOT_TESTED", "Check", "within", "relative", "at_least", "at_most",
+           "between", "is_true", "Claim", "ClaimFailed", "ClaimsTable"]
+
 
 @dataclass(frozen=True)
 class Check:
@@ -120,22 +123,31 @@ class Check:
 
 def _number(name, x) -> float:
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)) \
-            or math.isnan(x):
+            or math.isnan(x := _as_float(name, x)):
         raise ValueError(f"{name} must be a number, got {x!r}")
     return float(x)
+
+
+def _as_float(name, x):
+    """``float(x)``, refusing an integer too large for a float (``10**400``) with our error."""
+    try:
+        return float(x)
+    except OverflowError:
+        raise ValueError(f"{name} must be a number a float can hold, got an integer of "
+                         f"{len(str(abs(x)))} digits") from None
 
 
 def within(tol: float) -> Check:
     """Holds when ``|ours - paper| <= tol`` (absolute tolerance, same units as the values)."""
     if _number("tol", tol) < 0:
-        raise ValueError(f"tolerance must be non-negative, got {tol}")
+        raise ValueError(f"tol (the tolerance) must be non-negative, got {tol}")
     return Check("within", float(tol))
 
 
 def relative(rtol: float) -> Check:
     """Holds when ``|ours - paper| <= rtol * |paper|``."""
     if _number("rtol", rtol) < 0:
-        raise ValueError(f"relative tolerance must be non-negative, got {rtol}")
+        raise ValueError(f"rtol (the relative tolerance) must be non-negative, got {rtol}")
     return Check("relative", float(rtol))
 
 
@@ -153,7 +165,7 @@ def between(low: float, high: float) -> Check:
     """Holds when ``low <= ours <= high``."""
     low, high = _number("low", low), _number("high", high)
     if low > high:
-        raise ValueError(f"between needs low <= high, got {low} > {high}")
+        raise ValueError(f"between needs low <= high, got low={low} > high={high}")
     return Check("between", low, high)
 
 

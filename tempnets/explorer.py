@@ -15,6 +15,8 @@ import numpy as np
 from . import plots
 from .srn import srn_forward
 
+__all__ = ["string_states", "state_figure", "explorer"]
+
 
 def string_states(params, grammar, string: str) -> dict:
     """Activations of one network at every step of ``string`` (a full string or a prefix, with B).

@@ -30,6 +30,9 @@ import numpy as np
 
 from .random import as_generator
 
+__all__ = ["GradientCheckError", "relative_error", "numerical_gradient", "check_gradient",
+           "check_directional"]
+
 
 class GradientCheckError(AssertionError):
     """An analytic gradient disagrees with its finite-difference estimate."""

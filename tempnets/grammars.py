@@ -56,8 +56,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tempnets.checks import count
+from tempnets.checks import count, real
 from tempnets.random import as_generator
+
+__all__ = ["END", "REBER_ALPHABET", "Arc", "SERVAN_SCHREIBER_TRAINING", "GrammarTables",
+           "n_letters", "FiniteStateGrammar", "reber", "embedded_reber",
+           "long_embedded_reber", "time_varying_embedded_reber", "thesis_embedded_reber",
+           "embedded_subgrammar", "generalisation_strings"]
 
 END = None
 """Target of an arc that ends the string."""
@@ -568,6 +573,7 @@ def _embedded_copies(p_loop):
     """The two Reber copies (with their B and E) of the embedded Reber grammar."""
     probs = None
     if p_loop is not None:
+        p_loop = real("p_loop", p_loop, low=0.0, high=1.0, low_open=True, high_open=True)
         q = 1.0 - p_loop
         # arcs that do not move closer to the accepting state (see long_embedded_reber)
         probs = {("#1", "S"): p_loop, ("#1", "X"): q, ("#2", "T"): p_loop, ("#2", "V"): q,
@@ -603,8 +609,7 @@ def long_embedded_reber(p_no_closer: float = 0.9) -> FiniteStateGrammar:
     standard error of about 6).  A string is >= 50 letters with probability
     0.52 and >= 300 with probability 0.0085, so rejection sampling is cheap.
     """
-    if not (0.0 < p_no_closer < 1.0):
-        raise ValueError(f"p_no_closer must be in (0, 1), got {p_no_closer}")
+    p_no_closer = real("p_no_closer", p_no_closer, low=0.0, high=1.0, low_open=True, high_open=True)
     g = embedded_reber(p_loop=p_no_closer)
     return dataclasses.replace(g, name=f"embedded Reber, long strings (p={p_no_closer})")
 
@@ -651,8 +656,7 @@ def thesis_embedded_reber(time_varying: bool = False, p_no_closer: float | None 
     """
     probs = None
     if p_no_closer is not None:
-        if not 0.0 < p_no_closer < 1.0:
-            raise ValueError(f"p_no_closer must be in (0, 1), got {p_no_closer}")
+        p_no_closer = real("p_no_closer", p_no_closer, low=0.0, high=1.0, low_open=True, high_open=True)
         q = 1.0 - p_no_closer
         probs = {("#1", "S"): p_no_closer, ("#1", "X"): q, ("#2", "T"): p_no_closer, ("#2", "V"): q,
                  ("#3", "X"): p_no_closer, ("#3", "S"): q, ("#4", "P"): p_no_closer, ("#4", "V"): q}

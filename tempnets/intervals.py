@@ -24,19 +24,37 @@ from __future__ import annotations
 
 import math
 
+import numbers
+
 import numpy as np
 from scipy import stats
+
+from . import checks
+
+__all__ = ["LEVEL", "share", "count", "percent", "share_note", "share_difference", "mean",
+           "mean_difference", "median", "bootstrap", "ratio_of_medians"]
 
 LEVEL = 0.95
 """Confidence level of every interval in the book."""
 
 
 def _z(level: float) -> float:
-    return float(stats.norm.ppf(0.5 + level / 2))
+    return float(stats.norm.ppf(0.5 + _level(level) / 2))
 
 
-def _runs(x, name) -> np.ndarray:
-    a = np.asarray(x, dtype=float).ravel()
+def _level(level) -> float:
+    return checks.real("level", level, low=0.0, high=1.0, low_open=True, high_open=True)
+
+
+def _whole(name: str, value) -> int:
+    """A count of runs: an integer, or a float holding one (a sum of 0/1 outcomes)."""
+    if isinstance(value, numbers.Real) and checks.is_finite_real(value) and value == int(value):
+        return int(value)
+    raise ValueError(f"{name} must be a whole number of runs, got {value!r}")
+
+
+def _runs(x, name, arg="x") -> np.ndarray:
+    a = checks.array(arg, x, finite=False).ravel()
     if a.size == 0:
         raise ValueError(f"{name} needs at least one run, got none")
     if np.isnan(a).any():
@@ -46,7 +64,7 @@ def _runs(x, name) -> np.ndarray:
 
 def share(k: int, n: int, level: float = LEVEL) -> tuple[float, float]:
     """Wilson score interval for the share ``k / n`` of runs (e.g. runs that solved the task)."""
-    k, n = int(k), int(n)
+    k, n = _whole("k", k), _whole("n", n)
     if not 0 <= k <= n or n < 1:
         raise ValueError(f"share needs 0 <= k <= n and n >= 1, got k={k}, n={n}")
     z = _z(level)
@@ -72,14 +90,14 @@ def percent(k: int, n: int, level: float = LEVEL) -> tuple[float, float]:
 def share_note(k: int, n: int, what: str = "runs") -> str:
     """The note of a claim whose interval is :func:`share`, :func:`count` or :func:`percent`:
     ``"95% interval: Wilson, 3 of 10 runs"``."""
-    return f"95% interval: Wilson, {int(k)} of {int(n)} {what}"
+    return f"95% interval: Wilson, {_whole('k', k)} of {_whole('n', n)} {what}"
 
 
 def share_difference(k1: int, n1: int, k2: int, n2: int, level: float = LEVEL) -> tuple[float, float]:
     """Newcombe's interval for ``k1/n1 - k2/n2`` (two independent sets of runs)."""
-    p1, p2 = k1 / n1, k2 / n2
-    l1, u1 = share(k1, n1, level)
+    l1, u1 = share(k1, n1, level)  # (checks k1, n1 first: k1 / n1 needs n1 > 0)
     l2, u2 = share(k2, n2, level)
+    p1, p2 = k1 / n1, k2 / n2
     d = p1 - p2
     return (d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2),
             d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2))
@@ -87,7 +105,7 @@ def share_difference(k1: int, n1: int, k2: int, n2: int, level: float = LEVEL) -
 
 def mean(x, level: float = LEVEL) -> tuple[float, float]:
     """Student's t interval for the mean of the run values ``x`` (infinite for one run)."""
-    a = _runs(x, "mean")
+    a, level = _runs(x, "mean"), _level(level)
     if a.size < 2 or not np.isfinite(a).all():
         return (-math.inf, math.inf)
     m, se = float(a.mean()), float(a.std(ddof=1)) / math.sqrt(a.size)
@@ -97,7 +115,8 @@ def mean(x, level: float = LEVEL) -> tuple[float, float]:
 
 def mean_difference(x, y, level: float = LEVEL) -> tuple[float, float]:
     """Welch's t interval for ``mean(x) - mean(y)`` (independent runs, unequal variances)."""
-    a, b = _runs(x, "mean_difference"), _runs(y, "mean_difference")
+    a, b = _runs(x, "mean_difference"), _runs(y, "mean_difference", "y")
+    level = _level(level)
     if a.size < 2 or b.size < 2 or not (np.isfinite(a).all() and np.isfinite(b).all()):
         return (-math.inf, math.inf)
     va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
@@ -119,7 +138,7 @@ def median(x, level: float = LEVEL) -> tuple[float, float]:
     """
     a = np.sort(_runs(x, "median"))
     n = a.size
-    alpha = (1 - level) / 2
+    alpha = (1 - _level(level)) / 2
     j = 0  # the largest j with P(B <= j - 1) <= alpha: [x_(j), x_(n-j+1)] covers >= level
     while j + 1 <= n // 2 and stats.binom.cdf(j, n, 0.5) <= alpha:
         j += 1
@@ -138,7 +157,11 @@ def bootstrap(statistic, *samples, n_resamples: int = 2000, level: float = LEVEL
     when more than the tail share of resampled statistics is undefined (NaN, e.g.
     ``inf / inf``) the interval is unbounded.
     """
-    arrays = [_runs(s, "bootstrap") for s in samples]
+    if not callable(statistic):
+        raise TypeError(f"statistic must be a function of the samples, got {statistic!r}")
+    arrays = [_runs(s, "bootstrap", "samples") for s in samples]
+    n_resamples = checks.count("n_resamples", n_resamples, 1, 10**7)
+    level = _level(level)
     gen = np.random.default_rng(0)
     values = np.empty(n_resamples)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -155,4 +178,5 @@ def bootstrap(statistic, *samples, n_resamples: int = 2000, level: float = LEVEL
 
 def ratio_of_medians(x, y, level: float = LEVEL) -> tuple[float, float]:
     """Bootstrap interval of ``median(x) / median(y)`` (e.g. how many times slower one model is)."""
+    x, y = _runs(x, "ratio_of_medians"), _runs(y, "ratio_of_medians", "y")
     return bootstrap(lambda a, b: np.median(a) / np.median(b), x, y, level=level)

@@ -41,6 +41,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+__all__ = ["as_activation_list", "luce_ratio", "successor_activations", "accepted",
+           "indicator_position", "embed_predicted", "final_predicted", "embed_final_many",
+           "exit_outcomes", "outcome_percentages", "outcomes_by_embedding_length",
+           "GeneralisationCounts", "legal_successors", "generalisation_counts"]
+
 
 def as_activation_list(activations, strings, grammar, offsets=None) -> list:
     """Validate activations against strings and return them as a list of ``(T_i, n_out)`` arrays.

@@ -29,6 +29,9 @@ import numpy as np
 
 from .checks import count
 
+__all__ = ["grammar_layout", "grammar_diagram", "srn_diagram", "network_state", "dendrogram",
+           "learning_curve", "acp_curves", "hits_by_length", "hinton", "unfolded_network"]
+
 
 def _axes(ax, figsize=(6, 4)):
     if ax is None:

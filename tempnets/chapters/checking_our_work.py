@@ -10,6 +10,8 @@ import numpy as np
 
 from ..selfcheck import check_function
 
+__all__ = ["crossentropy_gradient", "check_crossentropy_gradient"]
+
 
 def crossentropy_gradient(theta, x, t) -> np.ndarray:
     r"""Gradient of :math:`L = -t \log y - (1 - t) \log(1 - y)` for one logistic unit.

@@ -58,6 +58,13 @@ from ..scale import get_scale
 from ..selfcheck import check_function, check_value
 from ..training import DivergenceError
 
+__all__ = ["PAPER", "SIZES", "EXPECT", "VARIANTS", "Sizes", "make_stream", "make_net",
+           "test_stream", "train_fast_weights", "train_baseline", "summary", "format_summary",
+           "run_flipflop", "best_baseline", "learned_flipflop_solution", "learned_binding",
+           "run_parking", "equivalence_errors", "run_linear_attention", "system_diagram",
+           "latch_figure", "steps_histogram", "explorer", "check_sigma", "latch_fixed_points",
+           "check_latch_fixed_point", "check_p_step_from_to", "check_linear_attention"]
+
 PAPER = {
     "T": 10.0, "init_range": 0.1, "run": 100, "threshold": 0.05,
     "flipflop": {"per-weight": {"learning_rate": 1.0, "bound": 300},

@@ -46,6 +46,17 @@ from ..scale import choose, get_scale
 from ..srn import SRNParams, srn_forward
 from ..training import TrainConfig, train_epochs, train_online
 
+__all__ = ["RULE", "THRESHOLD", "EXPECT", "comparisons_against", "config", "params_to_lists",
+           "params_from_lists", "outputs", "accepts", "random_sequences", "accept_flat",
+           "grammatical_flat", "random_grammatical_probability", "predicts_exactly_legal",
+           "node_separability", "length_statistics", "literal_asymmetrical_subgrammar",
+           "run_reber_count", "run_reber_3hu", "length_constraint_predictions", "tss",
+           "optimal_tss", "figure15_purity", "run_21_strings", "generalisation_sweep",
+           "acp_pattern_design", "acp_pattern_r_squared", "plausible_best_orders", "run_acp",
+           "problem3_strings", "problem3_solved", "problem3_shared_learned", "train_problem3",
+           "growth_evidence", "growth_decided", "run_problem3", "twin_nearest_neighbours",
+           "embedded_states", "run_embedded", "check_bptt31_gradient"]
+
 RULE = {"learning_rate": 0.01, "momentum": 0.9}
 """Learning rate and momentum used by every runner (note 1: 0.01–0.02, 0.5–0.9)."""
 
