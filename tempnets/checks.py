@@ -15,7 +15,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["count", "real", "array", "is_finite_real"]
+__all__ = ["count", "real", "array", "is_finite_real", "memory"]
 
 
 def count(name: str, value, minimum: int = 0, maximum: int | None = None) -> int:
@@ -179,3 +179,23 @@ def is_finite_real(value) -> bool:
         return math.isfinite(value)
     except OverflowError:
         return False
+
+
+def memory(n_floats, what: str) -> None:
+    """Refuse, before allocating, ``n_floats`` float64 values that cannot fit in memory.
+
+    Raises ``ValueError`` naming ``what`` and the size when they would take more than the
+    machine's physical memory (numpy would try and fail with a ``MemoryError``, or a Python
+    loop would run for hours first).
+    """
+    import os
+
+    n_bytes = 8 * count("n_floats", n_floats)
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, OSError, ValueError):  # not POSIX: assume a large machine
+        total = 1 << 40
+    if n_bytes > total:
+        need = f"{n_bytes / 2**30:,.1f}" if n_bytes < 2**80 else f"more than {2**50:,}"  # a float holds it
+        raise ValueError(f"{what} would need {need} GiB; this machine has "
+                         f"{total / 2**30:,.1f} GiB of memory")

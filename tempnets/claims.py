@@ -39,6 +39,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import checks
+
 __all__ = ["OUTCOMES", "NOT_TESTED", "Check", "within", "relative", "at_least", "at_most",
            "between", "is_true", "Claim", "ClaimFailed", "ClaimsTable"]
 
@@ -244,7 +246,8 @@ class Claim:
             raise ValueError(f"claim {self.statement!r}: expected must be True, False or None, "
                              f"got {self.expected!r}")
         if self.interval is not None:
-            object.__setattr__(self, "interval", tuple(float(v) for v in self.interval))
+            object.__setattr__(self, "interval", tuple(checks.array("interval", self.interval,
+                                                                    finite=False).ravel().tolist()))
         if not isinstance(self.check, Check):
             raise TypeError(f"check must be a tempnets.claims.Check (e.g. within(2.0)), got {self.check!r}")
         if self.check.kind in ("within", "relative") and not isinstance(self.paper, (int, float)):

@@ -28,6 +28,7 @@ from typing import Callable
 
 import numpy as np
 
+from . import checks
 from .random import as_generator
 
 __all__ = ["GradientCheckError", "relative_error", "numerical_gradient", "check_gradient",
@@ -49,11 +50,11 @@ def relative_error(analytic, numeric, floor: float = 1e-8) -> float:
         Lower bound of the denominator, so that two gradients that are both
         almost zero compare as equal rather than as wildly different.
     """
-    a = np.asarray(analytic, dtype=np.float64)
-    n = np.asarray(numeric, dtype=np.float64)
+    a = checks.array("analytic", analytic, finite=False)
+    n = checks.array("numeric", numeric, finite=False)
     if a.shape != n.shape:
-        raise ValueError(f"gradients differ in shape: {a.shape} vs {n.shape}")
-    if floor <= 0:
+        raise ValueError(f"gradients differ in shape: analytic {a.shape} vs numeric {n.shape}")
+    if not checks.is_finite_real(floor) or floor <= 0:
         raise ValueError(f"floor must be positive, got {floor}")
     denom = max(np.linalg.norm(a), np.linalg.norm(n), floor)
     return float(np.linalg.norm(a - n) / denom)
@@ -65,8 +66,8 @@ def numerical_gradient(f: Callable[[np.ndarray], float], x, eps: float = 1e-6) -
     ``f`` is called with a float64 copy of ``x`` perturbed in one coordinate
     at a time (``2 * x.size`` calls); ``x`` itself is never modified.
     """
-    x = np.array(x, dtype=np.float64)  # a private copy
-    if eps <= 0:
+    x = checks.array("x", x).copy()  # a private copy
+    if not checks.is_finite_real(eps) or eps <= 0:
         raise ValueError(f"eps must be positive, got {eps}")
     grad = np.empty_like(x)
     flat, gflat = x.reshape(-1), grad.reshape(-1)

@@ -95,6 +95,7 @@ def share_note(k: int, n: int, what: str = "runs") -> str:
 
 def share_difference(k1: int, n1: int, k2: int, n2: int, level: float = LEVEL) -> tuple[float, float]:
     """Newcombe's interval for ``k1/n1 - k2/n2`` (two independent sets of runs)."""
+    k1, n1, k2, n2 = (_whole(name, v) for name, v in (("k1", k1), ("n1", n1), ("k2", k2), ("n2", n2)))
     l1, u1 = share(k1, n1, level)  # (checks k1, n1 first: k1 / n1 needs n1 > 0)
     l2, u2 = share(k2, n2, level)
     p1, p2 = k1 / n1, k2 / n2

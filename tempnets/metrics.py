@@ -41,6 +41,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .checks import array
+
 __all__ = ["as_activation_list", "luce_ratio", "successor_activations", "accepted",
            "indicator_position", "embed_predicted", "final_predicted", "embed_final_many",
            "exit_outcomes", "outcome_percentages", "outcomes_by_embedding_length",
@@ -89,7 +91,7 @@ def as_activation_list(activations, strings, grammar, offsets=None) -> list:
 
 def luce_ratio(activations) -> np.ndarray:
     """Each activation divided by the sum of the activations of its row (Luce 1963; note 9)."""
-    a = np.asarray(activations, dtype=np.float64)
+    a = array("activations", activations, finite=False)
     if np.any(a < 0):
         raise ValueError("Luce ratios need non-negative activations (logistic outputs)")
     return a / a.sum(axis=-1, keepdims=True)
@@ -125,6 +127,8 @@ def indicator_position(string: str) -> int:
     or, in the thesis's framing without the inner ``B``, just after the ``V``
     (``BXXVT TXS TE``: 4).
     """
+    if not isinstance(string, str):
+        raise TypeError(f"string must be a str of letters, got {string!r}")
     inner_b = string.find("B", 1)
     if inner_b > 0:
         return inner_b - 1

@@ -29,6 +29,9 @@ import numpy as np
 
 from .checks import count
 
+MAX_DRAWN_UNITS = 100
+"""The most units a diagram draws in one pool (more would take minutes and show nothing)."""
+
 __all__ = ["grammar_layout", "grammar_diagram", "srn_diagram", "network_state", "dendrogram",
            "learning_curve", "acp_curves", "hits_by_length", "hinton", "unfolded_network"]
 
@@ -152,8 +155,10 @@ def srn_diagram(ax=None, n_hidden: int = 3, alphabet: str = "BTSPXVE"):
     from matplotlib.patches import Circle, FancyArrowPatch, Rectangle
 
     n_hidden = count("n_hidden", n_hidden, 1)
-    if not isinstance(alphabet, str) or not alphabet:
-        raise ValueError(f"alphabet must be a non-empty str, got {alphabet!r}")
+    if n_hidden > MAX_DRAWN_UNITS:
+        raise ValueError(f"n_hidden must be at most {MAX_DRAWN_UNITS} units to draw, got {n_hidden}")
+    if not isinstance(alphabet, str) or not 0 < len(alphabet) <= MAX_DRAWN_UNITS:
+        raise ValueError(f"alphabet must be a str of 1 to {MAX_DRAWN_UNITS} symbols, got {alphabet!r}")
     n_sym, r, gap = len(alphabet), 0.3, 0.8
     w_in, w_h = n_sym * gap, n_hidden * gap
     # pool -> (x of its left edge, y of its centre, number of units, unit labels)

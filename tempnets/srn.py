@@ -51,13 +51,12 @@ training loops are in :mod:`tempnets.training`.
 from __future__ import annotations
 
 import numbers
-import os
 from typing import NamedTuple
 
 import numba
 import numpy as np
 
-from .checks import count, is_finite_real
+from .checks import count, is_finite_real, memory
 from .portable import dot4, logistic as _logistic
 from .random import as_generator, perturbed, spawn
 
@@ -123,14 +122,7 @@ def check_memory(n_floats, what: str) -> None:
     more than the machine's physical memory (numpy would try, and a Python
     loop per network would run for hours first).
     """
-    n_bytes = 8 * count("n_floats", n_floats)
-    try:
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, OSError, ValueError):  # not POSIX: assume a large machine
-        total = 1 << 40
-    if n_bytes > total:
-        raise ValueError(f"{what} would need {n_bytes / 2**30:,.1f} GiB; this machine has "
-                         f"{total / 2**30:,.1f} GiB of memory")
+    memory(n_floats, what)
 
 
 def check_params(params: "SRNParams", name: str = "params") -> "SRNParams":
@@ -305,12 +297,12 @@ def check_symbols(flat, offsets, n_in, n_out=None, min_length=2):
             bad = int(np.argmax((flat < 0) | (flat >= limit)))
             i = int(np.searchsorted(offsets, bad, side="right") - 1)
             units = f"{n_in} inputs" + ("" if n_out is None else f" and {n_out} outputs")
-            raise ValueError(f"string {i} has symbol index {int(flat[bad])}, not in 0..{limit - 1} "
+            raise ValueError(f"strings: string {i} has symbol index {int(flat[bad])}, not in 0..{limit - 1} "
                              f"(the network has {units})")
     lengths = np.diff(offsets)
     if np.any(lengths < min_length):
         i = int(np.argmax(lengths < min_length))
-        raise ValueError(f"string {i} has {int(lengths[i])} symbols; each string needs at least "
+        raise ValueError(f"strings: string {i} has {int(lengths[i])} symbols; each string needs at least "
                          f"{min_length} (inputs are symbols[:-1], targets symbols[1:])")
 
 

@@ -99,8 +99,8 @@ def reber_flat():
 def reber_activations():
     from tempnets import srn
 
-    flat, offsets = reber_flat()
-    return srn.srn_forward(srn_params(), flat, offsets)
+    y = srn.srn_forward(srn_params(), *reber_flat())[0]
+    return np.split(y, np.cumsum([len(s) - 1 for s in reber_strings()])[:-1])
 
 
 @functools.cache
@@ -122,7 +122,7 @@ def fw_setup():
     U = fw.init_slow_weights(net, rng=0)
     rng = np.random.default_rng(1)
     xs, xf = rng.normal(size=(5, 2)), rng.normal(size=(5, 2))
-    d, mask = rng.uniform(size=(5, 1)), np.ones((5, 1))
+    d, mask = rng.uniform(size=(5, 1)), np.ones(5)
     return net, U, xs, xf, d, mask
 
 
@@ -133,7 +133,7 @@ def rtrl_setup():
     net = rtrl.RecurrentNet(2, 3, 1)
     W = rtrl.init_weights(net, rng=0)
     rng = np.random.default_rng(1)
-    return net, W, rng.normal(size=(5, 2)), rng.uniform(size=(5, 1)), np.ones((5, 1))
+    return net, W, rng.normal(size=(5, 2)), rng.uniform(size=(5, 1)), np.ones(5)
 
 
 @functools.cache
@@ -216,9 +216,10 @@ EXAMPLES = {
     # gradcheck
     "tempnets.gradcheck.relative_error": _a(np.ones(3), np.ones(3)),
     "tempnets.gradcheck.numerical_gradient": _a(_quadratic, np.ones(3), keep=["f"]),
-    "tempnets.gradcheck.check_gradient": _a(_quadratic, _quadratic_grad, np.ones(3), keep=["f", "grad"]),
-    "tempnets.gradcheck.check_directional": _a(_quadratic, _quadratic_grad, np.ones(3), rng=0,
-                                               keep=["f", "grad"]),
+    "tempnets.gradcheck.check_gradient": _a(_quadratic, _quadratic_grad(np.ones(3)), np.ones(3),
+                                            keep=["f"]),
+    "tempnets.gradcheck.check_directional": _a(_quadratic, _quadratic_grad(np.ones(3)), np.ones(3), rng=0,
+                                               keep=["f"]),
     # claims
     "tempnets.claims.within": _a(0.1),
     "tempnets.claims.relative": _a(0.1),
@@ -242,6 +243,7 @@ EXAMPLES = {
     "tempnets.srn.init_params": _a(7, 3, 7, rng=0),
     "tempnets.srn.pa_attention": _a(2, 2, 3),
     "tempnets.srn.check_attention": _a(np.array([1, 1, 2]), np.array([0, 0, 1]), 3),
+    "tempnets.checks.is_finite_real": _a(0.5),
     "tempnets.srn.srn_forward": _lazy(lambda: Example(srn_params(), *reber_flat())),
     "tempnets.srn.as_flat_strings": _lazy(lambda: Example(*reber_flat())),
     # training
@@ -251,24 +253,25 @@ EXAMPLES = {
         work=["n_epochs"])),
     "tempnets.training.bptt_gradient": _lazy(lambda: Example(srn_params(), *reber_flat(),
                                                              config=_train_config())),
-    "tempnets.training.sample_strings": _lazy(lambda: Example(reber().tables(), 3, rng=0)),
+    "tempnets.training.sample_strings": _lazy(lambda: Example(reber().tables(), 3, rng=0,
+                                                             work=["n_strings"])),
     "tempnets.training.train_online": _lazy(lambda: Example(
         reber().tables(), 3, config=_train_config(), rng=0, progress=False, budget=3,
         work=["n_strings"])),
     # metrics
     "tempnets.metrics.as_activation_list": _lazy(lambda: Example(
-        reber_activations(), reber_flat()[0], reber(), reber_flat()[1])),
+        reber_activations(), reber_strings(), reber())),
     "tempnets.metrics.luce_ratio": _a(np.array([[0.2, 0.5, 0.3]])),
     "tempnets.metrics.successor_activations": _lazy(lambda: Example(
-        reber_activations(), reber_flat()[0], reber(), reber_flat()[1])),
+        reber_activations(), reber_strings(), reber())),
     "tempnets.metrics.accepted": _lazy(lambda: Example(
-        reber_activations(), reber_flat()[0], reber(), 0.3, reber_flat()[1])),
+        reber_activations(), reber_strings(), reber(), 0.3)),
     "tempnets.metrics.indicator_position": _a("BTBTXSETE"),
     "tempnets.metrics.embed_predicted": _lazy(lambda: Example(
-        reber_activations(), reber_flat()[0], reber(), 0.3, reber_flat()[1])),
+        reber_activations(), reber_strings(), reber(), 0.3)),
     "tempnets.metrics.final_predicted": _lazy(lambda: Example(
-        reber_activations(), reber_flat()[0], reber(), 0.6, reber_flat()[1])),
-    "tempnets.metrics.legal_successors": _lazy(lambda: Example("BT", reber())),
+        reber_activations(), reber_strings(), reber(), 0.6)),
+    "tempnets.metrics.legal_successors": _a("BT", ["BTXSE", "BTSXSE", "BPVVE"]),
     # focused
     "tempnets.focused.connection_count": _lazy(lambda: Example(focused_setup()[0])),
     "tempnets.focused.init_focused": _a(2, 3, 2, 0),
@@ -282,7 +285,7 @@ EXAMPLES = {
     "tempnets.focused.init_many": _a("focused", 2, 3, 2, 2, 0),
     # focused_training
     "tempnets.focused_training.train": _lazy(lambda: Example(
-        focused_setup()[2], focused_setup()[0], n_epochs=2, progress=False, budget=3,
+        focused_setup()[2], _focused_stack(), n_epochs=2, progress=False, budget=3,
         work=["n_epochs"])),
     "tempnets.focused_training.evaluate": _lazy(lambda: Example(focused_setup()[0], focused_setup()[2])),
     "tempnets.focused_training.zero_output_score": _lazy(lambda: Example(focused_setup()[2])),
@@ -292,19 +295,19 @@ EXAMPLES = {
     "tempnets.verbs.encode_symbols": _a("AB", {"A": [1.0, 0.0], "B": [0.0, 1.0]}),
     "tempnets.verbs.buffered": _a(np.eye(3), 2),
     "tempnets.verbs.dear_task": _a(("DEAR", "DEAN"), True, ("DEAR", "DEAN")),
-    "tempnets.verbs.wickelements": _a("kat", True),
+    "tempnets.verbs.wickelements": _a("DEAR", True),
     "tempnets.verbs.phoneme_features": _a("kat"),
     "tempnets.verbs.verb_inputs": _a("kat", False),
     "tempnets.verbs.regular_class": _a("kat"),
-    "tempnets.verbs.verb_task": _a([("kat", 0), ("dog", 1)], 2),
+    "tempnets.verbs.verb_task": _a([("cat", "kat", 0), ("dog", "dog", 1)], 2),
     "tempnets.verbs.rm_spelling": _a("cat", {"cat": [["K", "AE1", "T"]]}),
-    "tempnets.verbs.large_verb_corpus": _a({"cat": [["K", "AE1", "T"]]}, budget=2),
-    "tempnets.verbs.held_out_regulars": _a({"cat": [["K", "AE1", "T"]]}, False, budget=2),
+    "tempnets.verbs.large_verb_corpus": _a(None, budget=1),
+    "tempnets.verbs.held_out_regulars": _a(None, False, budget=1, keep=["categories"]),
     "tempnets.verbs.reproduction_task": _a(1, "ABC"),
     # streams
     "tempnets.streams.flipflop": _a("ABCAB"),
     "tempnets.streams.random_flipflop": _a(10, 0),
-    "tempnets.streams.parking": _a("SF", None, None),
+    "tempnets.streams.parking": _a("dd1bbd2b", None, None),
     "tempnets.streams.random_parking": _a(10, 0),
     # fast_weights
     "tempnets.fast_weights.FastWeightNet": _a(2, 2, 1),
@@ -314,7 +317,7 @@ EXAMPLES = {
     "tempnets.fast_weights.gradient": _lazy(lambda: Example(*fw_setup())),
     "tempnets.fast_weights.gradient_unfolded": _lazy(lambda: Example(*fw_setup())),
     "tempnets.fast_weights.train_online": _lazy(lambda: Example(*fw_setup())),
-    "tempnets.fast_weights.solved_at": _a(np.full((5, 1), 0.01), np.ones((5, 1)), 0.05, 2),
+    "tempnets.fast_weights.solved_at": _a(np.full(5, 0.01), np.ones(5), 0.05, 2),
     "tempnets.fast_weights.linear_attention": _a(np.ones((4, 2)), np.ones((4, 2)), np.ones((4, 3))),
     "tempnets.fast_weights.additive_memory": _a(np.ones((4, 2)), np.ones((4, 2)), np.ones((4, 3))),
     # rtrl
@@ -391,14 +394,14 @@ EXAMPLES = {
     "tempnets.grammars.FiniteStateGrammar": _a("g", "BE", (("s", "B", "m", 1.0), ("m", "E", None, 1.0)), "s"),
     # metrics
     "tempnets.metrics.embed_final_many": _lazy(lambda: Example(
-        emb_activations(), emb_flat()[0], emb(), emb_flat()[1])),
+        np.concatenate(emb_activations())[None], emb_strings(), emb(), np.array([0, 8, 16]))),
     "tempnets.metrics.exit_outcomes": _lazy(lambda: Example(
-        emb_activations(), emb_flat()[0], emb(), "TP", 0.6, emb_flat()[1])),
+        emb_activations(), emb_strings(), emb(), "TP", 0.6)),
     "tempnets.metrics.outcome_percentages": _a(np.array(["hit", "miss", "error"])),
     "tempnets.metrics.outcomes_by_embedding_length": _a(np.array(["hit", "miss"]),
                                                         ["BTBTXSETE", "BPBPVVEPE"], 7),
     "tempnets.metrics.generalisation_counts": _lazy(lambda: Example(
-        reber_activations(), reber_flat()[0], reber(), None, 0.05, 0.3, reber_flat()[1])),
+        reber_activations(), reber_strings(), reber(), None, 0.05, 0.3)),
     # analysis
     "tempnets.analysis.presentation_label": _a("BTXSE", 2, False),
     "tempnets.analysis.presentation_labels": _a(["BTXSE", "BPVVE"], False),
@@ -414,9 +417,9 @@ EXAMPLES = {
     "tempnets.analysis.average_conditional_probabilities": _lazy(lambda: Example(
         reber_strings(), reber(), range(3))),
     "tempnets.analysis.network_averages": _lazy(lambda: Example(
-        reber_activations(), reber_strings(), reber(), _acp().keys, 2)),
+        np.concatenate(reber_activations()), reber_strings(), reber(), _acp().keys, 2)),
     "tempnets.analysis.acp_r_squared": _lazy(lambda: Example(
-        _acp(), reber_activations(), reber_strings(), reber(), 2)),
+        _acp(), np.concatenate(reber_activations()), reber_strings(), reber(), 2)),
     # plots
     "tempnets.plots.grammar_layout": _lazy(lambda: Example(reber())),
     "tempnets.plots.grammar_diagram": _lazy(lambda: Example(reber(), budget=2)),
@@ -442,7 +445,8 @@ EXAMPLES = {
     "tempnets.intervals.mean": _a(np.array([1.0, 2.0, 4.0])),
     "tempnets.intervals.mean_difference": _a(np.array([1.0, 2.0, 4.0]), np.array([0.0, 1.0, 1.5])),
     "tempnets.intervals.median": _a(np.arange(8.0)),
-    "tempnets.intervals.bootstrap": _a(np.median, np.arange(8.0), n_resamples=50, keep=["statistic"]),
+    "tempnets.intervals.bootstrap": _a(np.median, np.arange(8.0), n_resamples=50, keep=["statistic"],
+                                     work=["n_resamples"]),
     "tempnets.intervals.ratio_of_medians": _a(np.arange(1.0, 9.0), np.arange(2.0, 10.0)),
     # explorer
     "tempnets.explorer.string_states": _lazy(lambda: Example(srn_params(), reber(), "BTXSE")),
@@ -461,11 +465,13 @@ EXAMPLES = {
     "tempnets.chapters.fast_weights.summary": _a(np.array([10, 20, -1]), 100),
     "tempnets.chapters.fast_weights.format_summary": _lazy(lambda: Example(
         _fwc().summary(np.array([10, 20, -1]), 100), 100)),
-    "tempnets.chapters.fast_weights.best_baseline": _a({"0.5": [10, 20], "1.0": [5, -1]}, "flipflop", 100),
+    "tempnets.chapters.fast_weights.best_baseline": _lazy(lambda: Example(
+        {f"rtrl {lr:g}": {"solved": [10, 20, -1]} for lr in _fwc().BASELINE["flipflop"]["rates"]},
+        "flipflop", 100)),
     "tempnets.chapters.fast_weights.learned_flipflop_solution": _lazy(lambda: Example(
         _fw_U("flipflop"))),
     "tempnets.chapters.fast_weights.learned_binding": _lazy(lambda: Example(_fw_U("parking"))),
-    "tempnets.chapters.fast_weights.equivalence_errors": _a(0, 5),
+    "tempnets.chapters.fast_weights.equivalence_errors": _a(0, 5, work=["n"]),
     "tempnets.chapters.fast_weights.system_diagram": _a(None, "per-weight", budget=2),
     "tempnets.chapters.fast_weights.latch_figure": _lazy(lambda: Example(_fw_U("flipflop"), "ABCAB", budget=2)),
     "tempnets.chapters.fast_weights.steps_histogram": _a(np.array([10, 20, -1]), 100, budget=2),
@@ -484,7 +490,7 @@ EXAMPLES = {
         _gsm().params_to_lists(srn_params()))),
     "tempnets.chapters.graded_state_machines.outputs": _lazy(lambda: Example(srn_params(), reber(), reber_strings())),
     "tempnets.chapters.graded_state_machines.accepts": _lazy(lambda: Example(srn_params(), reber(), reber_strings())),
-    "tempnets.chapters.graded_state_machines.random_sequences": _a(3, 0),
+    "tempnets.chapters.graded_state_machines.random_sequences": _a(3, 0, work=["n"]),
     "tempnets.chapters.graded_state_machines.accept_flat": _lazy(lambda: Example(srn_params(), *reber_flat())),
     "tempnets.chapters.graded_state_machines.grammatical_flat": _lazy(lambda: Example(reber(), *reber_flat())),
     "tempnets.chapters.graded_state_machines.random_grammatical_probability": _lazy(lambda: Example(reber())),
@@ -519,16 +525,16 @@ EXAMPLES = {
         srn_params(), _emb_gsm(), 4)),
     # chapters.mozer_rates
     "tempnets.chapters.mozer_rates.task_config": _a("delay1", 1.0, 0.02, 100.0),
-    "tempnets.chapters.mozer_rates.choose": _a(np.array([0.5, 0.9, 0.1])),
-    "tempnets.chapters.mozer_rates.side_by_side": _a("a\nb", "c\nd", width=10),
+    "tempnets.chapters.mozer_rates.choose": _a(np.array([[0.5, 0.9], [0.1, 0.2]])),
     # chapters.periodically_attentive_units
     "tempnets.chapters.periodically_attentive_units.Sizes": _a(2, 10, 5, 10),
     "tempnets.chapters.periodically_attentive_units.condition_config": _a("SRN"),
-    "tempnets.chapters.periodically_attentive_units.test_strings": _lazy(lambda: Example(emb(), 3, 0)),
+    "tempnets.chapters.periodically_attentive_units.test_strings": _lazy(lambda: Example(
+        emb(), 3, 0, work=["n"])),
     "tempnets.chapters.periodically_attentive_units.length_statistics": _a(["BTBTXSETE", "BPBPVVEPE"]),
     "tempnets.chapters.periodically_attentive_units.score": _lazy(lambda: Example(
         srn_params(), ["BTBTXSETE", "BPBPVVEPE"], emb(), _train_config())),
-    "tempnets.chapters.periodically_attentive_units.complementary_pairs": _a(2, 0),
+    "tempnets.chapters.periodically_attentive_units.complementary_pairs": _a(2, 0, work=["n"]),
     "tempnets.chapters.periodically_attentive_units.hidden_differences": _lazy(lambda: Example(
         srn_params(), _pau().complementary_pairs(2, 0), _train_config())),
     "tempnets.chapters.periodically_attentive_units.hidden_trace": _lazy(lambda: Example(
@@ -540,7 +546,7 @@ EXAMPLES = {
     "tempnets.chapters.periodically_attentive_units.failure_cases": _lazy(lambda: Example(
         srn_params(), ["BTBTXSETE", "BPBPVVEPE"], _train_config())),
     "tempnets.chapters.periodically_attentive_units.params_from_data": _lazy(lambda: Example(
-        {k: v.tolist() for k, v in srn_params()._asdict().items()})),
+        {"params": [v[None].tolist() for v in srn_params()]})),
     "tempnets.chapters.periodically_attentive_units.flat_params": _lazy(lambda: Example(srn_params())),
     "tempnets.chapters.periodically_attentive_units.unflat_params": _lazy(lambda: Example(
         _pau().flat_params(srn_params()), srn_params())),
@@ -555,8 +561,6 @@ EXAMPLES = {
         np.ones((recall_task().steps(2), 2, 4)), recall_task(), 2)),
     "tempnets.chapters.temporal_kernels.pulse_states": _a(np.array([0.5, 0.9]), 10),
     "tempnets.chapters.temporal_kernels.hidden_states": _lazy(lambda: Example("TKRNN", tk_params(), tk_batch()[0])),
-    "tempnets.chapters.temporal_kernels.search_choice": _a([], "TKRNN"),
-    "tempnets.chapters.temporal_kernels.training_choice": _a([], "TKRNN"),
     "tempnets.chapters.temporal_kernels.training_search_sizes": _a("book"),
     "tempnets.chapters.temporal_kernels.curriculum_task": _lazy(lambda: Example(tk_sizes(), 1)),
     "tempnets.chapters.temporal_kernels.validation_batch": _lazy(lambda: Example(tk_sizes(), 0, 0)),
@@ -569,10 +573,11 @@ EXAMPLES = {
                                                                           progress=False, budget=2)),
     "tempnets.chapters.mozer_rates.search": _a("delay1", "focused", ((1.0, 0.02, 100.0),), 1, 2, 0, False,
                                                budget=2, work=["runs", "epochs"]),
-    "tempnets.chapters.periodically_attentive_units.make_test_sets": _a(0, "embedded", "book", 5, budget=2),
+    "tempnets.chapters.periodically_attentive_units.make_test_sets": _a(0, "embedded", "book", 5, budget=2,
+                                                                              work=["n_test"]),
     "tempnets.chapters.periodically_attentive_units.train_condition": _lazy(lambda: Example(
         emb(), _train_config(), _pau().Sizes(1, 4, 2, 5),
-        tests={"test": _pau().test_strings(emb(), 3, 0)}, progress=False, budget=2)),
+        tests={"test": (_pau().test_strings(emb(), 3, 0), emb())}, progress=False, budget=2)),
     "tempnets.checkpoint.check_checkpoint": _lazy(lambda: Example(tmp() + "/ckpt-check", {"run": 1})),
     "tempnets.checkpoint.open_checkpoint": _lazy(lambda: Example(tmp() + "/ckpt-open", {"run": 1})),
 }
@@ -591,10 +596,14 @@ def emb():
     return grammars.embedded_reber()
 
 
+def emb_strings():
+    return ["BTBTXSETE", "BPBPVVEPE"]
+
+
 @functools.cache
 def emb_flat():
     g = emb()
-    enc = [g.encode(s) for s in ["BTBTXSETE", "BPBPVVEPE"]]
+    enc = [g.encode(s) for s in emb_strings()]
     flat = np.concatenate(enc)
     offsets = np.concatenate([[0], np.cumsum([len(e) for e in enc])]).astype(np.int64)
     return flat, offsets
@@ -604,7 +613,8 @@ def emb_flat():
 def emb_activations():
     from tempnets import srn
 
-    return srn.srn_forward(srn_params(), *emb_flat())
+    y = srn.srn_forward(srn_params(), *emb_flat())[0]
+    return np.split(y, np.cumsum([len(s) - 1 for s in emb_strings()])[:-1])
 
 
 def _emb_gsm():
@@ -661,6 +671,13 @@ def _tkc():
     from tempnets.chapters import temporal_kernels
 
     return temporal_kernels
+
+
+@functools.cache
+def _focused_stack():
+    from tempnets import focused
+
+    return focused.init_many("focused", 2, 3, 2, 2, 0)
 
 
 def _train_config():

@@ -66,6 +66,13 @@ class Bad:
 
 
 def describe(v) -> str:
+    try:
+        return _describe(v)
+    except Exception:  # noqa: BLE001
+        return f"<{type(v).__name__}>"
+
+
+def _describe(v) -> str:
     if isinstance(v, np.ndarray):
         flat = v.ravel()
         head = ", ".join(repr(x) for x in flat[:3].tolist()) if v.dtype != object else "..."
@@ -99,7 +106,20 @@ def fixed_battery(valid) -> list:
     return out
 
 
+class _Unmade:
+    """A bad value that could not be made from this valid value (e.g. a str array as complex)."""
+
+
+def _made(make):
+    try:
+        return make()
+    except Exception:  # noqa: BLE001
+        return _Unmade()
+
+
 def _array_battery(valid: np.ndarray) -> list:
+    if valid.dtype.kind not in "biuf":
+        return [np.empty((0,)), valid.reshape(-1)[:0], np.zeros(valid.shape + (2,))]
     out = [np.empty((0,)), np.empty((0,) * max(valid.ndim, 1)), np.zeros(valid.shape + (2,)),
            valid.reshape(-1)[:1].copy() if valid.size else np.zeros(1),
            valid.astype(complex) + 1j, valid.astype(str), valid.astype(object)]
@@ -179,6 +199,18 @@ class _Replaced:
         return f"{type(self.valid).__name__}(..., {self.name}={describe(self.bad)})"
 
 
+def make_battery(valid, budget: int) -> list:
+    """Every bad value for an argument whose valid value is ``valid``."""
+    try:
+        battery = fixed_battery(valid)
+        if dataclasses.is_dataclass(valid) and not isinstance(valid, type):
+            battery += dataclass_battery(valid)
+        battery += hypothesis_values(valid, budget)
+    except Exception:  # noqa: BLE001  (a value this battery cannot vary: the universal ones)
+        battery = [v for v in UNIVERSAL if v is not valid]
+    return [b for b in battery if not isinstance(b, _Unmade)]
+
+
 def _huge(v) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v > 1000
 
@@ -242,8 +274,11 @@ def _names(message: str, names: set) -> bool:
     return any(re.search(rf"(?<![\w]){re.escape(n)}(?![\w])", message) for n in names)
 
 
-def verdict(exc: BaseException, names: set) -> str | None:
-    """``None`` when ``exc`` is one of our one-line errors, else why it is not."""
+def verdict(exc: BaseException, names: set, function: str = "") -> str | None:
+    """``None`` when ``exc`` is one of our one-line errors, else why it is not.  Ours: a
+    ``ValueError``/``TypeError`` raised in ``tempnets/`` (not in numpy, numba, ...) whose one-line
+    message names an argument (or the function: ``"init_params: ... would need 7 TiB"``),
+    or an exception class of ours."""
     frames = traceback.extract_tb(exc.__traceback__)
     where = frames[-1] if frames else None
     ours = where is not None and os.path.realpath(where.filename).startswith(PACKAGE + os.sep)
@@ -258,7 +293,7 @@ def verdict(exc: BaseException, names: set) -> str | None:
         return head + ": raised outside tempnets, not by an argument check"
     if "\n" in msg:
         return head + ": a message of several lines"
-    if not own_class and not _names(msg, names):
+    if not own_class and not _names(msg, names | {function}):
         return head + ": the message names no argument"
     return None
 
@@ -278,10 +313,7 @@ def probe(qualname: str, fn, example) -> tuple[int, list]:
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD) or pname in example.keep:
             continue
         valid = values.get(pname, None)
-        battery = fixed_battery(valid)
-        if dataclasses.is_dataclass(valid) and not isinstance(valid, type):
-            battery += dataclass_battery(valid)
-        battery += hypothesis_values(valid, example.budget)
+        battery = make_battery(valid, example.budget)
         if pname in example.work:  # a huge amount of work is a long run, not a bad input
             battery = [v for v in battery if not _huge(v)]
         for bad in battery:
@@ -311,7 +343,7 @@ def call_once(fn, sig, values, pname, bad, names) -> str | None:
     except (KeyboardInterrupt, SystemExit) as exc:
         return f"{type(exc).__name__} {exc}"
     except BaseException as exc:  # noqa: BLE001  (judged, not swallowed)
-        return verdict(exc, names)
+        return verdict(exc, names, getattr(fn, "__name__", ""))
     finally:
         plt.close("all")
     return None

@@ -43,7 +43,7 @@ from ..grammars import (SERVAN_SCHREIBER_TRAINING, embedded_subgrammar, generali
                        n_letters, reber)
 from ..random import as_generator
 from ..scale import choose, get_scale
-from ..srn import SRNParams, srn_forward
+from ..srn import SRNParams, check_memory, srn_forward
 from ..training import TrainConfig, train_epochs, train_online
 
 __all__ = ["RULE", "THRESHOLD", "EXPECT", "comparisons_against", "config", "params_to_lists",
@@ -190,6 +190,7 @@ def random_sequences(n: int, rng=None, letters: str = "TSPXVE", alphabet: str = 
         :func:`tempnets.srn.as_flat_strings`), each ``B ... E``.
     """
     n = count("n", n)
+    check_memory(10 * n, f"random_sequences: n={n:,} sequences")
     if end not in letters or any(c not in alphabet for c in letters):
         raise ValueError(f"letters {letters!r} must contain {end!r} and be in {alphabet!r}")
     gen = as_generator(rng)
