@@ -39,8 +39,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import checks
-
 __all__ = ["OUTCOMES", "NOT_TESTED", "Check", "within", "relative", "at_least", "at_most",
            "between", "is_true", "Claim", "ClaimFailed", "ClaimsTable"]
 
@@ -128,6 +126,15 @@ def _number(name, x) -> float:
             or math.isnan(x := _as_float(name, x)):
         raise ValueError(f"{name} must be a number, got {x!r}")
     return float(x)
+
+
+def _interval(statement, interval) -> tuple:
+    """A claim's interval as floats (a record's JSON gives ``"inf"`` as a string)."""
+    try:
+        return tuple(float(v) for v in interval)
+    except (TypeError, ValueError, OverflowError):
+        raise TypeError(f"claim {statement!r}: interval must be (low, high), two numbers, "
+                        f"got {interval!r:.80}") from None
 
 
 def _as_float(name, x):
@@ -246,8 +253,7 @@ class Claim:
             raise ValueError(f"claim {self.statement!r}: expected must be True, False or None, "
                              f"got {self.expected!r}")
         if self.interval is not None:
-            object.__setattr__(self, "interval", tuple(checks.array("interval", self.interval,
-                                                                    finite=False).ravel().tolist()))
+            object.__setattr__(self, "interval", _interval(self.statement, self.interval))
         if not isinstance(self.check, Check):
             raise TypeError(f"check must be a tempnets.claims.Check (e.g. within(2.0)), got {self.check!r}")
         if self.check.kind in ("within", "relative") and not isinstance(self.paper, (int, float)):

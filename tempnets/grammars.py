@@ -62,7 +62,7 @@ from tempnets.random import as_generator
 __all__ = ["END", "REBER_ALPHABET", "Arc", "SERVAN_SCHREIBER_TRAINING", "GrammarTables",
            "n_letters", "FiniteStateGrammar", "reber", "embedded_reber",
            "long_embedded_reber", "time_varying_embedded_reber", "thesis_embedded_reber",
-           "embedded_subgrammar", "generalisation_strings"]
+           "embedded_subgrammar", "generalisation_strings", "check_grammar", "check_strings"]
 
 END = None
 """Target of an arc that ends the string."""
@@ -739,3 +739,24 @@ def generalisation_strings() -> tuple:
     """The 22 Reber strings of 3–8 letters not in :data:`SERVAN_SCHREIBER_TRAINING` (section 3.1)."""
     train = set(SERVAN_SCHREIBER_TRAINING)
     return tuple(s for s in reber().enumerate(8, 3) if s not in train)
+
+
+def check_grammar(grammar, name: str = "grammar") -> FiniteStateGrammar:
+    """``grammar`` after checking it is a :class:`FiniteStateGrammar` (``reber()``, ...)."""
+    if not isinstance(grammar, FiniteStateGrammar):
+        raise TypeError(f"{name} must be a FiniteStateGrammar (e.g. tempnets.grammars.reber()), "
+                        f"got {type(grammar).__name__}")
+    return grammar
+
+
+def check_strings(strings, name: str = "strings") -> list:
+    """``strings`` as a list after checking it is a sequence of ``str`` (one string alone is
+    refused: iterating it would give its letters)."""
+    if isinstance(strings, (str, bytes)) or not hasattr(strings, "__iter__") or isinstance(strings, dict):
+        raise TypeError(f"{name} must be a sequence of str (e.g. ['BTXSE', 'BPVVE']), "
+                        f"got {type(strings).__name__}")
+    out = list(strings)
+    for i, s in enumerate(out):
+        if not isinstance(s, str):
+            raise TypeError(f"{name}[{i}] must be a str of letters, got {type(s).__name__} ({s!r:.40})")
+    return out

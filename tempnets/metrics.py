@@ -42,6 +42,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .checks import array
+from .grammars import check_grammar, check_strings
 
 __all__ = ["as_activation_list", "luce_ratio", "successor_activations", "accepted",
            "indicator_position", "embed_predicted", "final_predicted", "embed_final_many",
@@ -63,6 +64,8 @@ def as_activation_list(activations, strings, grammar, offsets=None) -> list:
     offsets : array_like of int, shape (n_strings + 1,), optional
         String ``i`` is ``activations[offsets[i]:offsets[i + 1]]``.
     """
+    strings = check_strings(strings, 'strings')
+    grammar = check_grammar(grammar)
     strings = list(strings)
     for s in strings:
         grammar.validate(s)

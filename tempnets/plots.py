@@ -28,6 +28,7 @@ from collections import deque
 import numpy as np
 
 from .checks import count
+from .grammars import check_grammar
 
 MAX_DRAWN_UNITS = 100
 """The most units a diagram draws in one pool (more would take minutes and show nothing)."""
@@ -37,10 +38,15 @@ __all__ = ["grammar_layout", "grammar_diagram", "srn_diagram", "network_state", 
 
 
 def _axes(ax, figsize=(6, 4)):
+    """``ax``, or new axes when it is ``None``; anything else is refused before drawing."""
+    from matplotlib.axes import Axes
+
     if ax is None:
         import matplotlib.pyplot as plt
 
         _, ax = plt.subplots(figsize=figsize)
+    elif not isinstance(ax, Axes):
+        raise TypeError(f"ax must be matplotlib Axes or None, got {type(ax).__name__} ({ax!r:.60})")
     return ax
 
 
@@ -52,6 +58,7 @@ def grammar_layout(grammar) -> dict:
     grammar as in its usual figure (#1, #3 on top, #2, #4 below).  The end is
     a pseudo-state ``"END"`` one column right of the deepest state leading to it.
     """
+    grammar = check_grammar(grammar)
     depth, order = {grammar.start: 0}, [grammar.start]
     queue = deque([grammar.start])
     while queue:
@@ -93,6 +100,7 @@ def grammar_diagram(grammar, ax=None, layout=None, show_probabilities: bool | No
     matplotlib Axes
         With one circle per state (and END), one arrow and one letter label per arc.
     """
+    grammar = check_grammar(grammar)
     from matplotlib.patches import Circle, FancyArrowPatch
 
     ax = _axes(ax, (8, 4))

@@ -244,6 +244,9 @@ EXAMPLES = {
     "tempnets.srn.pa_attention": _a(2, 2, 3),
     "tempnets.srn.check_attention": _a(np.array([1, 1, 2]), np.array([0, 0, 1]), 3),
     "tempnets.checks.is_finite_real": _a(0.5),
+    "tempnets.checks.memory": _a(100, "weights"),
+    "tempnets.grammars.check_grammar": _lazy(lambda: Example(reber())),
+    "tempnets.grammars.check_strings": _a(["BTXSE", "BPVVE"]),
     "tempnets.srn.srn_forward": _lazy(lambda: Example(srn_params(), *reber_flat())),
     "tempnets.srn.as_flat_strings": _lazy(lambda: Example(*reber_flat())),
     # training
