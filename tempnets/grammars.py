@@ -56,7 +56,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tempnets.checks import count, real
+from tempnets.checks import count, is_finite_real, real
 from tempnets.random import as_generator
 
 __all__ = ["END", "REBER_ALPHABET", "Arc", "SERVAN_SCHREIBER_TRAINING", "GrammarTables",
@@ -116,6 +116,24 @@ def n_letters(string: str) -> int:
     return len(string) - 2
 
 
+def _check_arcs(arcs) -> tuple:
+    """``arcs`` as a tuple of :class:`Arc` after checking each is ``(source, symbol, target,
+    prob)``: states named by str (``target`` may be :data:`END`), one symbol, a real ``prob``."""
+    if isinstance(arcs, (str, bytes, dict)) or not hasattr(arcs, "__iter__"):
+        raise TypeError(f"arcs must be a tuple of (source, symbol, target, prob), got {arcs!r:.80}")
+    out = []
+    for i, a in enumerate(arcs):
+        if isinstance(a, (str, bytes, dict)) or not hasattr(a, "__len__") or len(a) != 4:
+            raise TypeError(f"arcs[{i}] must be (source, symbol, target, prob), got {a!r:.80}")
+        a = Arc(*a)
+        if not (isinstance(a.source, str) and isinstance(a.symbol, str) and len(a.symbol) == 1
+                and (a.target is END or isinstance(a.target, str)) and is_finite_real(a.prob)):
+            raise TypeError(f"arcs[{i}] must be (source str, one-letter symbol, target str or END, "
+                            f"probability), got {a!r:.80}")
+        out.append(a)
+    return tuple(out)
+
+
 @dataclasses.dataclass(frozen=True)
 class FiniteStateGrammar:
     """A probabilistic finite-state grammar whose arcs emit every symbol.
@@ -143,10 +161,10 @@ class FiniteStateGrammar:
     def __post_init__(self):
         if not isinstance(self.alphabet, str) or len(set(self.alphabet)) != len(self.alphabet):
             raise ValueError(f"alphabet must be a str of distinct symbols, got {self.alphabet!r}")
-        arcs = tuple(Arc(*a) for a in self.arcs)
+        arcs = _check_arcs(self.arcs)
         object.__setattr__(self, "arcs", arcs)
         sources = {a.source for a in arcs}
-        if self.start not in sources:
+        if not isinstance(self.start, str) or self.start not in sources:
             raise ValueError(f"start state {self.start!r} has no arcs; states: {sorted(sources)}")
         for a in arcs:
             if a.symbol not in self.alphabet:
