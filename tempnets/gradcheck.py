@@ -112,8 +112,11 @@ def check_gradient(f, grad, x, *, eps: float = 1e-6, rtol: float = 1e-6,
         If the relative error exceeds ``rtol``; the message names the
         coordinate with the largest disagreement.
     """
+    rtol = checks.real("rtol", rtol, low=0.0)
+    analytic = checks.array("grad", grad, finite=False)
     numeric = numerical_gradient(f, x, eps=eps)
-    analytic = np.asarray(grad, dtype=np.float64)
+    if analytic.shape != numeric.shape:
+        raise ValueError(f"grad has shape {analytic.shape} but x has shape {numeric.shape}")
     err = relative_error(analytic, numeric, floor=floor)
     if not err <= rtol:  # also catches NaN
         diff = np.abs(analytic - numeric).reshape(-1)
@@ -139,11 +142,13 @@ def check_directional(f, grad, x, *, n_directions: int = 5, eps: float = 1e-6,
     Returns the largest relative error; raises :class:`GradientCheckError`
     if it exceeds ``rtol``.
     """
-    if n_directions < 1:
-        raise ValueError(f"n_directions must be at least 1, got {n_directions}")
+    n_directions = checks.count("n_directions", n_directions, 1)
     gen = as_generator(rng)
-    x = np.asarray(x, dtype=np.float64)
-    g = np.asarray(grad, dtype=np.float64)
+    x = checks.array("x", x)
+    g = checks.array("grad", grad, finite=False)
+    eps = checks.real("eps", eps, low=0.0, low_open=True)
+    rtol = checks.real("rtol", rtol, low=0.0)
+    floor = checks.real("floor", floor, low=0.0, low_open=True)
     if g.shape != x.shape:
         raise ValueError(f"grad has shape {g.shape} but x has shape {x.shape}")
     worst = 0.0

@@ -219,7 +219,7 @@ EXAMPLES = {
     "tempnets.gradcheck.check_gradient": _a(_quadratic, _quadratic_grad(np.ones(3)), np.ones(3),
                                             keep=["f"]),
     "tempnets.gradcheck.check_directional": _a(_quadratic, _quadratic_grad(np.ones(3)), np.ones(3), rng=0,
-                                               keep=["f"]),
+                                               keep=["f"], work=["n_directions"]),
     # claims
     "tempnets.claims.within": _a(0.1),
     "tempnets.claims.relative": _a(0.1),
