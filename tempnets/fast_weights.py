@@ -537,7 +537,9 @@ def train_online(net: FastWeightNet, U, xs, xf, d, mask=None, learning_rate: flo
     U = _check_U(net, U).copy()
     lr = _rate(learning_rate)
     xs, xf, d, mask = _check_stream(net, xs, xf, d, mask)
-    stop_after = count("stop_after", stop_after, 0, int(np.iinfo(np.int64).max))
+    stop_after = count("stop_after", stop_after)
+    if stop_after > np.iinfo(np.int64).max:
+        raise ValueError(f"stop_after must be at most {np.iinfo(np.int64).max} (an int64), got {stop_after}")
     threshold = real("threshold", threshold, low=0.0)
     state = initial_state(net, U, xs0) if state is None else state
     steps, solved, y, E, err, _, out, _ = _call(net, U, xs, xf, d, mask, state, lr,

@@ -217,7 +217,9 @@ def train_online(net: RecurrentNet, W, x, d, mask=None, learning_rate: float = 1
     if isinstance(learning_rate, bool) or not isinstance(learning_rate, numbers.Real) \
             or not is_finite_real(learning_rate) or learning_rate < 0:
         raise ValueError(f"learning_rate must be a finite number >= 0, got {learning_rate!r}")
-    stop_after = count("stop_after", stop_after, 0, int(np.iinfo(np.int64).max))
+    stop_after = count("stop_after", stop_after)
+    if stop_after > np.iinfo(np.int64).max:
+        raise ValueError(f"stop_after must be at most {np.iinfo(np.int64).max} (an int64), got {stop_after}")
     threshold = real("threshold", threshold, low=0.0)
     if carry is None:
         y, P = np.zeros(net.n_units), np.zeros((net.n_units,) + net.shape_W)
