@@ -75,16 +75,16 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # The modules added for the three new chapters (issue 21) and the CLI, with their own tests.
 TEST_FILES = {
-    "focused": ["test_focused.py"],
+    "focused": ["test_focused.py", "test_surface_fixes.py"],
     "focused_training": ["test_focused.py", "test_focused_backprop.py"],
-    "verbs": ["test_verbs.py"],
-    "fast_weights": ["test_fast_weights.py"],
+    "verbs": ["test_verbs.py", "test_surface_fixes.py"],
+    "fast_weights": ["test_fast_weights.py", "test_surface_fixes.py"],
     "tkrnn": ["test_tkrnn.py"],
     "rnn_baselines": ["test_rnn_baselines.py"],
     "sequences": ["test_sequences.py"],
     "optim": ["test_optim.py"],
-    "streams": ["test_streams.py"],
-    "rtrl": ["test_rtrl.py"],
+    "streams": ["test_streams.py", "test_surface_fixes.py"],
+    "rtrl": ["test_rtrl.py", "test_surface_fixes.py"],
     "selfcheck": ["test_selfcheck.py"],
     "chapters/focused_backprop": ["test_focused_backprop.py", "test_selfcheck.py"],
     "chapters/fast_weights": ["test_fast_weights_chapter.py", "test_selfcheck.py"],
@@ -99,11 +99,11 @@ TEST_FILES = {
     "checkpoint": ["test_checkpoint.py", "test_cli.py"],
     "experiments": ["test_records.py", "test_cli.py", "test_perturbation.py"],
     "assignments": ["test_assignments.py"],
-    "random": ["test_random.py", "test_perturbation.py"],
-    "claims": ["test_claims.py"],
-    "intervals": ["test_intervals.py"],
-    "explorer": ["test_explorer.py"],
-    "grammars": ["test_grammars.py"],
+    "random": ["test_random.py", "test_perturbation.py", "test_surface_fixes.py"],
+    "claims": ["test_claims.py", "test_surface_fixes.py"],
+    "intervals": ["test_intervals.py", "test_surface_fixes.py"],
+    "explorer": ["test_explorer.py", "test_surface_fixes.py"],
+    "grammars": ["test_grammars.py", "test_surface_fixes.py"],
 }
 MODULES = list(TEST_FILES)
 VALIDATION_TESTS = "test_validation.py"
