@@ -1,7 +1,7 @@
 """Audit by mutation of the argument checks: does a test fail when a check is taken out?
 
 A developer tool (not part of ``make test``).  In each module of ``TEST_FILES`` (those of
-issue 21 and the CLI) it finds every argument-validation statement,
+issue 21, the CLI and those issue 31 added) it finds every argument-validation statement,
 
 - a ``raise <Name>Error(...)`` under an ``if``/``elif``/``else``: mutated to a no-op;
 - a call of a :mod:`tempnets.checks` helper (``count``, ``real``, ``array``): mutated to its
@@ -75,22 +75,35 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # The modules added for the three new chapters (issue 21) and the CLI, with their own tests.
 TEST_FILES = {
-    "focused": ["test_focused.py"],
+    "focused": ["test_focused.py", "test_surface_fixes.py"],
     "focused_training": ["test_focused.py", "test_focused_backprop.py"],
-    "verbs": ["test_verbs.py"],
-    "fast_weights": ["test_fast_weights.py"],
+    "verbs": ["test_verbs.py", "test_surface_fixes.py"],
+    "fast_weights": ["test_fast_weights.py", "test_surface_fixes.py"],
     "tkrnn": ["test_tkrnn.py"],
     "rnn_baselines": ["test_rnn_baselines.py"],
     "sequences": ["test_sequences.py"],
     "optim": ["test_optim.py"],
-    "streams": ["test_streams.py"],
-    "rtrl": ["test_rtrl.py"],
+    "streams": ["test_streams.py", "test_surface_fixes.py"],
+    "rtrl": ["test_rtrl.py", "test_surface_fixes.py"],
     "selfcheck": ["test_selfcheck.py"],
     "chapters/focused_backprop": ["test_focused_backprop.py", "test_selfcheck.py"],
     "chapters/fast_weights": ["test_fast_weights_chapter.py", "test_selfcheck.py"],
     "chapters/temporal_kernels": ["test_temporal_kernels.py", "test_selfcheck.py"],
     "chapters/checking_our_work": ["test_selfcheck.py"],
     "__main__": ["test_cli.py"],
+    # Added for issue 31: the modules that gained argument checks since (the kernels' public
+    # wrappers, checkpoints, assignments, self-checks' helpers) and those the public-surface
+    # test made check their arguments (random, claims, intervals, explorer, grammars).
+    "portable": ["test_portable.py", "test_portable_float32.py"],
+    "portable_math": ["test_portable.py", "test_portable_float32.py", "test_precision.py"],
+    "checkpoint": ["test_checkpoint.py", "test_cli.py"],
+    "experiments": ["test_records.py", "test_cli.py", "test_perturbation.py"],
+    "assignments": ["test_assignments.py"],
+    "random": ["test_random.py", "test_perturbation.py", "test_surface_fixes.py"],
+    "claims": ["test_claims.py", "test_surface_fixes.py"],
+    "intervals": ["test_intervals.py", "test_surface_fixes.py"],
+    "explorer": ["test_explorer.py", "test_surface_fixes.py"],
+    "grammars": ["test_grammars.py", "test_surface_fixes.py"],
 }
 MODULES = list(TEST_FILES)
 VALIDATION_TESTS = "test_validation.py"

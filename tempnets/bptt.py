@@ -104,6 +104,8 @@ import numpy as np
 from .portable import _dot4, finite as _finite
 from .srn import _from_rows, _logistic, _row_widths, _to_rows
 
+__all__ = []  # every name is private: the public entry points are in tempnets.training
+
 
 @numba.njit(cache=True)
 def _forward_step(W_ih, W_hh, b_h, W_ho, b_o, period, cnt, x, d, has_ctx, prev, slot,

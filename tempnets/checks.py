@@ -15,7 +15,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["count", "real", "array"]
+__all__ = ["count", "real", "array", "is_finite_real", "memory"]
 
 
 def count(name: str, value, minimum: int = 0, maximum: int | None = None) -> int:
@@ -64,7 +64,7 @@ def real(name: str, value, *, low: float | None = None, high: float | None = Non
     ValueError
         ``"<name> must be a finite number [>= low] [and <= high], got <value>"``.
     """
-    ok = (not isinstance(value, bool) and isinstance(value, numbers.Real) and math.isfinite(value)
+    ok = (not isinstance(value, bool) and isinstance(value, numbers.Real) and is_finite_real(value)
           and (low is None or (value > low if low_open else value >= low))
           and (high is None or (value < high if high_open else value <= high)))
     if not ok:
@@ -170,27 +170,34 @@ def _check_shape(name, got, want, dims):
     dims.update(new)
 
 
-def check_memory(n_values, what: str, itemsize: int = 8) -> None:
-    """Refuse, before allocating, ``n_values`` values of ``itemsize`` bytes (float64: 8) that
-    cannot fit in this machine's memory.
+def is_finite_real(value) -> bool:
+    """Whether ``value`` is a finite real number (not a bool, not NaN or infinite, and not an
+    integer too large for a float such as ``10**400``, on which ``math.isfinite`` raises)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
-    numpy would try and fail with a bare ``MemoryError`` (or succeed and swap for hours).
-    The same check as :func:`tempnets.srn.check_memory`, here for every module.
 
-    Raises
-    ------
-    ValueError
-        ``"<what> would need <n> GiB; this machine has <m> GiB of memory"``.
+def memory(n_floats, what: str) -> None:
+    """Refuse, before allocating, ``n_floats`` float64 values that cannot fit in memory.
+
+    Raises ``ValueError`` naming ``what`` and the size when they would take more than the
+    machine's physical memory (numpy would try and fail with a ``MemoryError``, or a Python
+    loop would run for hours first).
     """
     import os
 
-    n_bytes = itemsize * int(n_values)
+    n_bytes = 8 * count("n_floats", n_floats)
     try:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (AttributeError, OSError, ValueError):  # not POSIX: assume a large machine
         total = 1 << 40
     if n_bytes > total:
-        raise ValueError(f"{what} would need {n_bytes / 2**30:,.1f} GiB; this machine has "
+        need = f"{n_bytes / 2**30:,.1f}" if n_bytes < 2**80 else f"more than {2**50:,}"  # a float holds it
+        raise ValueError(f"{what} would need {need} GiB; this machine has "
                          f"{total / 2**30:,.1f} GiB of memory")
 
 

@@ -56,6 +56,10 @@ import numpy as np
 
 from .intervals import Design
 
+__all__ = ["OUTCOMES", "NOT_TESTED", "UNDECIDABLE", "KINDS", "CATEGORIES", "COMPUTATIONS", "RUNS_TRIED",
+           "Check", "within", "relative", "at_least", "at_most", "between", "is_true", "Claim",
+           "ClaimFailed", "ClaimsTable", "design_check", "runs_needed", "control_gate"]
+
 
 @dataclass(frozen=True)
 class Check:
@@ -137,22 +141,40 @@ class Check:
 
 def _number(name, x) -> float:
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)) \
-            or math.isnan(x):
+            or math.isnan(x := _as_float(name, x)):
         raise ValueError(f"{name} must be a number, got {x!r}")
     return float(x)
+
+
+def _interval(statement, interval) -> tuple:
+    """A claim's interval as floats (a record's JSON gives ``"inf"`` as a string)."""
+    try:
+        return tuple(float(v) for v in interval)
+    except (TypeError, ValueError, OverflowError):
+        raise TypeError(f"claim {statement!r}: interval must be (low, high), two numbers, "
+                        f"got {interval!r:.80}") from None
+
+
+def _as_float(name, x):
+    """``float(x)``, refusing an integer too large for a float (``10**400``) with our error."""
+    try:
+        return float(x)
+    except OverflowError:
+        raise ValueError(f"{name} must be a number a float can hold, got an integer of "
+                         f"{len(str(abs(x)))} digits") from None
 
 
 def within(tol: float) -> Check:
     """Holds when ``|ours - paper| <= tol`` (absolute tolerance, same units as the values)."""
     if _number("tol", tol) < 0:
-        raise ValueError(f"tolerance must be non-negative, got {tol}")
+        raise ValueError(f"tol (the tolerance) must be non-negative, got {tol}")
     return Check("within", float(tol))
 
 
 def relative(rtol: float) -> Check:
     """Holds when ``|ours - paper| <= rtol * |paper|``."""
     if _number("rtol", rtol) < 0:
-        raise ValueError(f"relative tolerance must be non-negative, got {rtol}")
+        raise ValueError(f"rtol (the relative tolerance) must be non-negative, got {rtol}")
     return Check("relative", float(rtol))
 
 
@@ -170,7 +192,7 @@ def between(low: float, high: float) -> Check:
     """Holds when ``low <= ours <= high``."""
     low, high = _number("low", low), _number("high", high)
     if low > high:
-        raise ValueError(f"between needs low <= high, got {low} > {high}")
+        raise ValueError(f"between needs low <= high, got low={low} > high={high}")
     return Check("between", low, high)
 
 
@@ -365,7 +387,7 @@ class Claim:
             raise TypeError(f"claim {self.statement!r}: design must be a tempnets.intervals.Design, "
                             f"got {self.design!r}")
         if self.interval is not None:
-            object.__setattr__(self, "interval", tuple(float(v) for v in self.interval))
+            object.__setattr__(self, "interval", _interval(self.statement, self.interval))
         if not isinstance(self.check, Check):
             raise TypeError(f"check must be a tempnets.claims.Check (e.g. within(2.0)), got {self.check!r}")
         if self.check.kind in ("within", "relative") and not isinstance(self.paper, (int, float)):

@@ -13,7 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from . import plots
+from .grammars import check_grammar
 from .srn import srn_forward
+
+__all__ = ["string_states", "state_figure", "explorer"]
 
 
 def string_states(params, grammar, string: str) -> dict:
@@ -28,6 +31,7 @@ def string_states(params, grammar, string: str) -> dict:
         grammar's successors after each prefix (an empty set once the string
         is complete, ``None`` if the prefix is ungrammatical).
     """
+    grammar = check_grammar(grammar)
     grammar.validate(string)
     if len(string) < 1:
         raise ValueError("string must have at least one symbol (B)")
@@ -57,6 +61,7 @@ def state_figure(params, grammar, string: str, t: int | None = None, ax=None, th
     -------
     matplotlib Axes
     """
+    grammar = check_grammar(grammar)
     st = string_states(params, grammar, string)
     t = len(string) - 1 if t is None else int(t)
     if not 0 <= t < len(string):
@@ -80,6 +85,7 @@ def explorer(params, grammar, string: str | None = None, rng=None):
 
     Returns the widget (display it in a notebook).  Needs ``ipywidgets``.
     """
+    grammar = check_grammar(grammar)
     import ipywidgets as widgets
     import matplotlib.pyplot as plt
 

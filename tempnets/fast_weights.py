@@ -90,7 +90,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from .checks import array, count, real
+from .checks import array, count, is_finite_real, memory, real
 from .portable import logistic
 from .random import as_generator, perturbed
 from .training import DivergenceError
@@ -134,13 +134,15 @@ class FastWeightNet:
     def __post_init__(self):
         for name in ("n_s_in", "n_f_in", "n_f_out"):
             count(name, getattr(self, name), 1)
+        memory(self.n_s_in * self.n_f_in * self.n_f_out * 4,  # U and the fast weights it writes
+               f"FastWeightNet: n_s_in={self.n_s_in}, n_f_in={self.n_f_in}, n_f_out={self.n_f_out}")
         if self.interface not in INTERFACES:
             raise ValueError(f"unknown interface {self.interface!r}; allowed: "
                              f"{', '.join(map(repr, INTERFACES))} (the paper's eq. 4 and eq. 5)")
         if self.squash not in SQUASHES:
             raise ValueError(f"unknown squash {self.squash!r}; allowed: {', '.join(map(repr, SQUASHES))}")
         if isinstance(self.T, bool) or not isinstance(self.T, numbers.Real) \
-                or not np.isfinite(self.T) or self.T <= 0:
+                or not is_finite_real(self.T) or self.T <= 0:
             raise ValueError(f"T must be a positive finite number (the paper's T = 10), got {self.T!r}")
 
     @property
@@ -235,7 +237,7 @@ def _check_xs0(net, xs0):
 
 def _rate(learning_rate):
     if isinstance(learning_rate, bool) or not isinstance(learning_rate, numbers.Real) \
-            or not np.isfinite(learning_rate) or learning_rate < 0:
+            or not is_finite_real(learning_rate) or learning_rate < 0:
         raise ValueError(f"learning_rate must be a finite number >= 0, got {learning_rate!r}")
     return float(learning_rate)
 
@@ -536,6 +538,8 @@ def train_online(net: FastWeightNet, U, xs, xf, d, mask=None, learning_rate: flo
     lr = _rate(learning_rate)
     xs, xf, d, mask = _check_stream(net, xs, xf, d, mask)
     stop_after = count("stop_after", stop_after)
+    if stop_after > np.iinfo(np.int64).max:
+        raise ValueError(f"stop_after must be at most {np.iinfo(np.int64).max} (an int64), got {stop_after}")
     threshold = real("threshold", threshold, low=0.0)
     state = initial_state(net, U, xs0) if state is None else state
     steps, solved, y, E, err, _, out, _ = _call(net, U, xs, xf, d, mask, state, lr,

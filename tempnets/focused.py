@@ -75,7 +75,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from .checks import array, count, real
+from .checks import array, count, memory, real
 from .portable import logistic
 from .random import as_generator, perturbed, spawn
 
@@ -144,6 +144,7 @@ def init_focused(n_in: int, n_ctx: int, n_out: int, rng=None, *, z0: float = -0.
     lo = real("d_range[0]", d_range[0])
     hi = real("d_range[1]", d_range[1], low=lo)
     z0, l1 = real("z0", z0), real("l1", l1, low=0.0, low_open=True)
+    memory(n_ctx * (n_in + 4) + n_out * (n_ctx + 1), f"init_focused: a {n_in}-{n_ctx}-{n_out} network")
     gen = as_generator(rng)
     cin = _fan_in_normalised(gen, n_ctx, n_in + 1, l1)
     cout = _fan_in_normalised(gen, n_out, n_ctx + 1, l1)
@@ -157,6 +158,7 @@ def init_full(n_in: int, n_ctx: int, n_out: int, rng=None, *, l1: float = 2.0) -
     context units and its bias) and each output unit's fan-in Gaussian with L1 norm ``l1``."""
     n_in, n_ctx, n_out = (count(k, v, 1) for k, v in (("n_in", n_in), ("n_ctx", n_ctx), ("n_out", n_out)))
     l1 = real("l1", l1, low=0.0, low_open=True)
+    memory(n_ctx * (n_in + n_ctx + 1) + n_out * (n_ctx + 1), f"init_full: a {n_in}-{n_ctx}-{n_out} network")
     gen = as_generator(rng)
     cin = _fan_in_normalised(gen, n_ctx, n_in + n_ctx + 1, l1)
     cout = _fan_in_normalised(gen, n_out, n_ctx + 1, l1)

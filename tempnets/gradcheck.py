@@ -28,7 +28,11 @@ from typing import Callable
 
 import numpy as np
 
+from . import checks
 from .random import as_generator
+
+__all__ = ["GradientCheckError", "relative_error", "numerical_gradient", "check_gradient",
+           "check_directional"]
 
 
 class GradientCheckError(AssertionError):
@@ -46,11 +50,11 @@ def relative_error(analytic, numeric, floor: float = 1e-8) -> float:
         Lower bound of the denominator, so that two gradients that are both
         almost zero compare as equal rather than as wildly different.
     """
-    a = np.asarray(analytic, dtype=np.float64)
-    n = np.asarray(numeric, dtype=np.float64)
+    a = checks.array("analytic", analytic, finite=False)
+    n = checks.array("numeric", numeric, finite=False)
     if a.shape != n.shape:
-        raise ValueError(f"gradients differ in shape: {a.shape} vs {n.shape}")
-    if floor <= 0:
+        raise ValueError(f"gradients differ in shape: analytic {a.shape} vs numeric {n.shape}")
+    if not checks.is_finite_real(floor) or floor <= 0:
         raise ValueError(f"floor must be positive, got {floor}")
     denom = max(np.linalg.norm(a), np.linalg.norm(n), floor)
     return float(np.linalg.norm(a - n) / denom)
@@ -62,8 +66,8 @@ def numerical_gradient(f: Callable[[np.ndarray], float], x, eps: float = 1e-6) -
     ``f`` is called with a float64 copy of ``x`` perturbed in one coordinate
     at a time (``2 * x.size`` calls); ``x`` itself is never modified.
     """
-    x = np.array(x, dtype=np.float64)  # a private copy
-    if eps <= 0:
+    x = checks.array("x", x).copy()  # a private copy
+    if not checks.is_finite_real(eps) or eps <= 0:
         raise ValueError(f"eps must be positive, got {eps}")
     grad = np.empty_like(x)
     flat, gflat = x.reshape(-1), grad.reshape(-1)
@@ -108,8 +112,11 @@ def check_gradient(f, grad, x, *, eps: float = 1e-6, rtol: float = 1e-6,
         If the relative error exceeds ``rtol``; the message names the
         coordinate with the largest disagreement.
     """
+    rtol = checks.real("rtol", rtol, low=0.0)
+    analytic = checks.array("grad", grad, finite=False)
     numeric = numerical_gradient(f, x, eps=eps)
-    analytic = np.asarray(grad, dtype=np.float64)
+    if analytic.shape != numeric.shape:
+        raise ValueError(f"grad has shape {analytic.shape} but x has shape {numeric.shape}")
     err = relative_error(analytic, numeric, floor=floor)
     if not err <= rtol:  # also catches NaN
         diff = np.abs(analytic - numeric).reshape(-1)
@@ -135,11 +142,13 @@ def check_directional(f, grad, x, *, n_directions: int = 5, eps: float = 1e-6,
     Returns the largest relative error; raises :class:`GradientCheckError`
     if it exceeds ``rtol``.
     """
-    if n_directions < 1:
-        raise ValueError(f"n_directions must be at least 1, got {n_directions}")
+    n_directions = checks.count("n_directions", n_directions, 1)
     gen = as_generator(rng)
-    x = np.asarray(x, dtype=np.float64)
-    g = np.asarray(grad, dtype=np.float64)
+    x = checks.array("x", x)
+    g = checks.array("grad", grad, finite=False)
+    eps = checks.real("eps", eps, low=0.0, low_open=True)
+    rtol = checks.real("rtol", rtol, low=0.0)
+    floor = checks.real("floor", floor, low=0.0, low_open=True)
     if g.shape != x.shape:
         raise ValueError(f"grad has shape {g.shape} but x has shape {x.shape}")
     worst = 0.0

@@ -56,8 +56,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tempnets.checks import count
+from tempnets.checks import count, is_finite_real, real
 from tempnets.random import as_generator
+
+__all__ = ["END", "REBER_ALPHABET", "Arc", "SERVAN_SCHREIBER_TRAINING", "GrammarTables",
+           "n_letters", "FiniteStateGrammar", "reber", "embedded_reber",
+           "long_embedded_reber", "time_varying_embedded_reber", "thesis_embedded_reber",
+           "embedded_subgrammar", "generalisation_strings", "check_grammar", "check_strings"]
 
 END = None
 """Target of an arc that ends the string."""
@@ -111,6 +116,24 @@ def n_letters(string: str) -> int:
     return len(string) - 2
 
 
+def _check_arcs(arcs) -> tuple:
+    """``arcs`` as a tuple of :class:`Arc` after checking each is ``(source, symbol, target,
+    prob)``: states named by str (``target`` may be :data:`END`), one symbol, a real ``prob``."""
+    if isinstance(arcs, (str, bytes, dict)) or not hasattr(arcs, "__iter__"):
+        raise TypeError(f"arcs must be a tuple of (source, symbol, target, prob), got {arcs!r:.80}")
+    out = []
+    for i, a in enumerate(arcs):
+        if isinstance(a, (str, bytes, dict)) or not hasattr(a, "__len__") or len(a) != 4:
+            raise TypeError(f"arcs[{i}] must be (source, symbol, target, prob), got {a!r:.80}")
+        a = Arc(*a)
+        if not (isinstance(a.source, str) and isinstance(a.symbol, str) and len(a.symbol) == 1
+                and (a.target is END or isinstance(a.target, str)) and is_finite_real(a.prob)):
+            raise TypeError(f"arcs[{i}] must be (source str, one-letter symbol, target str or END, "
+                            f"probability), got {a!r:.80}")
+        out.append(a)
+    return tuple(out)
+
+
 @dataclasses.dataclass(frozen=True)
 class FiniteStateGrammar:
     """A probabilistic finite-state grammar whose arcs emit every symbol.
@@ -138,10 +161,10 @@ class FiniteStateGrammar:
     def __post_init__(self):
         if not isinstance(self.alphabet, str) or len(set(self.alphabet)) != len(self.alphabet):
             raise ValueError(f"alphabet must be a str of distinct symbols, got {self.alphabet!r}")
-        arcs = tuple(Arc(*a) for a in self.arcs)
+        arcs = _check_arcs(self.arcs)
         object.__setattr__(self, "arcs", arcs)
         sources = {a.source for a in arcs}
-        if self.start not in sources:
+        if not isinstance(self.start, str) or self.start not in sources:
             raise ValueError(f"start state {self.start!r} has no arcs; states: {sorted(sources)}")
         for a in arcs:
             if a.symbol not in self.alphabet:
@@ -568,6 +591,7 @@ def _embedded_copies(p_loop):
     """The two Reber copies (with their B and E) of the embedded Reber grammar."""
     probs = None
     if p_loop is not None:
+        p_loop = real("p_loop", p_loop, low=0.0, high=1.0, low_open=True, high_open=True)
         q = 1.0 - p_loop
         # arcs that do not move closer to the accepting state (see long_embedded_reber)
         probs = {("#1", "S"): p_loop, ("#1", "X"): q, ("#2", "T"): p_loop, ("#2", "V"): q,
@@ -603,8 +627,7 @@ def long_embedded_reber(p_no_closer: float = 0.9) -> FiniteStateGrammar:
     standard error of about 6).  A string is >= 50 letters with probability
     0.52 and >= 300 with probability 0.0085, so rejection sampling is cheap.
     """
-    if not (0.0 < p_no_closer < 1.0):
-        raise ValueError(f"p_no_closer must be in (0, 1), got {p_no_closer}")
+    p_no_closer = real("p_no_closer", p_no_closer, low=0.0, high=1.0, low_open=True, high_open=True)
     g = embedded_reber(p_loop=p_no_closer)
     return dataclasses.replace(g, name=f"embedded Reber, long strings (p={p_no_closer})")
 
@@ -651,8 +674,7 @@ def thesis_embedded_reber(time_varying: bool = False, p_no_closer: float | None 
     """
     probs = None
     if p_no_closer is not None:
-        if not 0.0 < p_no_closer < 1.0:
-            raise ValueError(f"p_no_closer must be in (0, 1), got {p_no_closer}")
+        p_no_closer = real("p_no_closer", p_no_closer, low=0.0, high=1.0, low_open=True, high_open=True)
         q = 1.0 - p_no_closer
         probs = {("#1", "S"): p_no_closer, ("#1", "X"): q, ("#2", "T"): p_no_closer, ("#2", "V"): q,
                  ("#3", "X"): p_no_closer, ("#3", "S"): q, ("#4", "P"): p_no_closer, ("#4", "V"): q}
@@ -735,3 +757,24 @@ def generalisation_strings() -> tuple:
     """The 22 Reber strings of 3–8 letters not in :data:`SERVAN_SCHREIBER_TRAINING` (section 3.1)."""
     train = set(SERVAN_SCHREIBER_TRAINING)
     return tuple(s for s in reber().enumerate(8, 3) if s not in train)
+
+
+def check_grammar(grammar, name: str = "grammar") -> FiniteStateGrammar:
+    """``grammar`` after checking it is a :class:`FiniteStateGrammar` (``reber()``, ...)."""
+    if not isinstance(grammar, FiniteStateGrammar):
+        raise TypeError(f"{name} must be a FiniteStateGrammar (e.g. tempnets.grammars.reber()), "
+                        f"got {type(grammar).__name__}")
+    return grammar
+
+
+def check_strings(strings, name: str = "strings") -> list:
+    """``strings`` as a list after checking it is a sequence of ``str`` (one string alone is
+    refused: iterating it would give its letters)."""
+    if isinstance(strings, (str, bytes)) or not hasattr(strings, "__iter__") or isinstance(strings, dict):
+        raise TypeError(f"{name} must be a sequence of str (e.g. ['BTXSE', 'BPVVE']), "
+                        f"got {type(strings).__name__}")
+    out = list(strings)
+    for i, s in enumerate(out):
+        if not isinstance(s, str):
+            raise TypeError(f"{name}[{i}] must be a str of letters, got {type(s).__name__} ({s!r:.40})")
+    return out

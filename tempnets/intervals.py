@@ -30,8 +30,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numbers
+
 import numpy as np
 from scipy import stats
+
+from . import checks
+
+__all__ = ["LEVEL", "share", "count", "percent", "share_note", "share_difference", "mean",
+           "mean_difference", "median", "bootstrap", "ratio_of_medians"]
 
 LEVEL = 0.95
 """Confidence level of every interval in the book."""
@@ -177,11 +184,22 @@ class Interval(tuple):
 
 
 def _z(level: float) -> float:
-    return float(stats.norm.ppf(0.5 + level / 2))
+    return float(stats.norm.ppf(0.5 + _level(level) / 2))
 
 
-def _runs(x, name) -> np.ndarray:
-    a = np.asarray(x, dtype=float).ravel()
+def _level(level) -> float:
+    return checks.real("level", level, low=0.0, high=1.0, low_open=True, high_open=True)
+
+
+def _whole(name: str, value) -> int:
+    """A count of runs: an integer, or a float holding one (a sum of 0/1 outcomes)."""
+    if isinstance(value, numbers.Real) and checks.is_finite_real(value) and value == int(value):
+        return int(value)
+    raise ValueError(f"{name} must be a whole number of runs, got {value!r}")
+
+
+def _runs(x, name, arg="x") -> np.ndarray:
+    a = checks.array(arg, x, finite=False).ravel()
     if a.size == 0:
         raise ValueError(f"{name} needs at least one run, got none")
     if np.isnan(a).any():
@@ -191,7 +209,7 @@ def _runs(x, name) -> np.ndarray:
 
 def share(k: int, n: int, level: float = LEVEL) -> tuple[float, float]:
     """Wilson score interval for the share ``k / n`` of runs (e.g. runs that solved the task)."""
-    k, n = int(k), int(n)
+    k, n = _whole("k", k), _whole("n", n)
     if not 0 <= k <= n or n < 1:
         raise ValueError(f"share needs 0 <= k <= n and n >= 1, got k={k}, n={n}")
     z = _z(level)
@@ -217,14 +235,15 @@ def percent(k: int, n: int, level: float = LEVEL) -> tuple[float, float]:
 def share_note(k: int, n: int, what: str = "runs") -> str:
     """The note of a claim whose interval is :func:`share`, :func:`count` or :func:`percent`:
     ``"95% interval: Wilson, 3 of 10 runs"``."""
-    return f"95% interval: Wilson, {int(k)} of {int(n)} {what}"
+    return f"95% interval: Wilson, {_whole('k', k)} of {_whole('n', n)} {what}"
 
 
 def share_difference(k1: int, n1: int, k2: int, n2: int, level: float = LEVEL) -> tuple[float, float]:
     """Newcombe's interval for ``k1/n1 - k2/n2`` (two independent sets of runs)."""
-    p1, p2 = k1 / n1, k2 / n2
-    l1, u1 = share(k1, n1, level)
+    k1, n1, k2, n2 = (_whole(name, v) for name, v in (("k1", k1), ("n1", n1), ("k2", k2), ("n2", n2)))
+    l1, u1 = share(k1, n1, level)  # (checks k1, n1 first: k1 / n1 needs n1 > 0)
     l2, u2 = share(k2, n2, level)
+    p1, p2 = k1 / n1, k2 / n2
     d = p1 - p2
     return Interval(d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2),
                     d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2),
@@ -236,7 +255,7 @@ def mean(x, level: float = LEVEL, bounds=None) -> tuple[float, float]:
 
     ``bounds``: the values one run can take (e.g. ``(0, 100)`` for a score in %), for the
     interval's :class:`Design`; unbounded when not given."""
-    a = _runs(x, "mean")
+    a, level = _runs(x, "mean"), _level(level)
     design = Design("mean", (a.size,), _bounds(bounds), level=level)
     if a.size < 2 or not np.isfinite(a).all():
         return Interval(-math.inf, math.inf, design)
@@ -248,7 +267,8 @@ def mean(x, level: float = LEVEL, bounds=None) -> tuple[float, float]:
 def mean_difference(x, y, level: float = LEVEL, bounds=None) -> tuple[float, float]:
     """Welch's t interval for ``mean(x) - mean(y)`` (independent runs, unequal variances);
     ``bounds`` as in :func:`mean` (of one run's value, not of the difference)."""
-    a, b = _runs(x, "mean_difference"), _runs(y, "mean_difference")
+    a, b = _runs(x, "mean_difference"), _runs(y, "mean_difference", "y")
+    level = _level(level)
     design = Design("mean_difference", (a.size, b.size), _bounds(bounds), level=level)
     if a.size < 2 or b.size < 2 or not (np.isfinite(a).all() and np.isfinite(b).all()):
         return Interval(-math.inf, math.inf, design)
@@ -272,8 +292,8 @@ def median(x, level: float = LEVEL, bounds=None) -> tuple[float, float]:
     """
     a = np.sort(_runs(x, "median"))
     n = a.size
-    design = Design("median", (n,), _bounds(bounds), level=level)
-    j = _median_rank(n, level)
+    design = Design("median", (n,), _bounds(bounds), level=_level(level))
+    j = _median_rank(n, _level(level))
     if j == 0:
         return Interval(-math.inf, math.inf, design)
     lo, hi = a[j - 1], a[n - j]  # x_(j) and x_(n - j + 1), 1-based
@@ -300,7 +320,11 @@ def bootstrap(statistic, *samples, n_resamples: int = 2000, level: float = LEVEL
     when more than the tail share of resampled statistics is undefined (NaN, e.g.
     ``inf / inf``) the interval is unbounded.
     """
-    arrays = [_runs(s, "bootstrap") for s in samples]
+    if not callable(statistic):
+        raise TypeError(f"statistic must be a function of the samples, got {statistic!r}")
+    arrays = [_runs(s, "bootstrap", "samples") for s in samples]
+    n_resamples = checks.count("n_resamples", n_resamples, 1, 10**7)
+    level = _level(level)
     design = Design(estimator, tuple(a.size for a in arrays), _bounds(bounds), level=level)
     gen = np.random.default_rng(0)
     values = np.empty(n_resamples)
@@ -319,5 +343,6 @@ def bootstrap(statistic, *samples, n_resamples: int = 2000, level: float = LEVEL
 def ratio_of_medians(x, y, level: float = LEVEL) -> tuple[float, float]:
     """Bootstrap interval of ``median(x) / median(y)`` (e.g. how many times slower one model is;
     the runs' values are taken as positive, so the ratio's design spans ``(0, inf)``)."""
+    x, y = _runs(x, "ratio_of_medians"), _runs(y, "ratio_of_medians", "y")
     return bootstrap(lambda a, b: np.median(a) / np.median(b), x, y, level=level,
                      estimator="ratio_of_medians", bounds=(0.0, math.inf))

@@ -41,6 +41,14 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .checks import array
+from .grammars import check_grammar, check_strings
+
+__all__ = ["as_activation_list", "luce_ratio", "successor_activations", "accepted",
+           "indicator_position", "embed_predicted", "final_predicted", "embed_final_many",
+           "exit_outcomes", "outcome_percentages", "outcomes_by_embedding_length",
+           "GeneralisationCounts", "legal_successors", "generalisation_counts"]
+
 
 def as_activation_list(activations, strings, grammar, offsets=None) -> list:
     """Validate activations against strings and return them as a list of ``(T_i, n_out)`` arrays.
@@ -56,6 +64,8 @@ def as_activation_list(activations, strings, grammar, offsets=None) -> list:
     offsets : array_like of int, shape (n_strings + 1,), optional
         String ``i`` is ``activations[offsets[i]:offsets[i + 1]]``.
     """
+    strings = check_strings(strings, 'strings')
+    grammar = check_grammar(grammar)
     strings = list(strings)
     for s in strings:
         grammar.validate(s)
@@ -84,7 +94,7 @@ def as_activation_list(activations, strings, grammar, offsets=None) -> list:
 
 def luce_ratio(activations) -> np.ndarray:
     """Each activation divided by the sum of the activations of its row (Luce 1963; note 9)."""
-    a = np.asarray(activations, dtype=np.float64)
+    a = array("activations", activations, finite=False)
     if np.any(a < 0):
         raise ValueError("Luce ratios need non-negative activations (logistic outputs)")
     return a / a.sum(axis=-1, keepdims=True)
@@ -120,6 +130,8 @@ def indicator_position(string: str) -> int:
     or, in the thesis's framing without the inner ``B``, just after the ``V``
     (``BXXVT TXS TE``: 4).
     """
+    if not isinstance(string, str):
+        raise TypeError(f"string must be a str of letters, got {string!r}")
     inner_b = string.find("B", 1)
     if inner_b > 0:
         return inner_b - 1

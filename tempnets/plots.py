@@ -28,13 +28,25 @@ from collections import deque
 import numpy as np
 
 from .checks import count
+from .grammars import check_grammar
+
+MAX_DRAWN_UNITS = 100
+"""The most units a diagram draws in one pool (more would take minutes and show nothing)."""
+
+__all__ = ["grammar_layout", "grammar_diagram", "srn_diagram", "network_state", "dendrogram",
+           "learning_curve", "acp_curves", "hits_by_length", "hinton", "unfolded_network"]
 
 
 def _axes(ax, figsize=(6, 4)):
+    """``ax``, or new axes when it is ``None``; anything else is refused before drawing."""
+    from matplotlib.axes import Axes
+
     if ax is None:
         import matplotlib.pyplot as plt
 
         _, ax = plt.subplots(figsize=figsize)
+    elif not isinstance(ax, Axes):
+        raise TypeError(f"ax must be matplotlib Axes or None, got {type(ax).__name__} ({ax!r:.60})")
     return ax
 
 
@@ -46,6 +58,7 @@ def grammar_layout(grammar) -> dict:
     grammar as in its usual figure (#1, #3 on top, #2, #4 below).  The end is
     a pseudo-state ``"END"`` one column right of the deepest state leading to it.
     """
+    grammar = check_grammar(grammar)
     depth, order = {grammar.start: 0}, [grammar.start]
     queue = deque([grammar.start])
     while queue:
@@ -87,6 +100,7 @@ def grammar_diagram(grammar, ax=None, layout=None, show_probabilities: bool | No
     matplotlib Axes
         With one circle per state (and END), one arrow and one letter label per arc.
     """
+    grammar = check_grammar(grammar)
     from matplotlib.patches import Circle, FancyArrowPatch
 
     ax = _axes(ax, (8, 4))
@@ -149,8 +163,10 @@ def srn_diagram(ax=None, n_hidden: int = 3, alphabet: str = "BTSPXVE"):
     from matplotlib.patches import Circle, FancyArrowPatch, Rectangle
 
     n_hidden = count("n_hidden", n_hidden, 1)
-    if not isinstance(alphabet, str) or not alphabet:
-        raise ValueError(f"alphabet must be a non-empty str, got {alphabet!r}")
+    if n_hidden > MAX_DRAWN_UNITS:
+        raise ValueError(f"n_hidden must be at most {MAX_DRAWN_UNITS} units to draw, got {n_hidden}")
+    if not isinstance(alphabet, str) or not 0 < len(alphabet) <= MAX_DRAWN_UNITS:
+        raise ValueError(f"alphabet must be a str of 1 to {MAX_DRAWN_UNITS} symbols, got {alphabet!r}")
     n_sym, r, gap = len(alphabet), 0.3, 0.8
     w_in, w_h = n_sym * gap, n_hidden * gap
     # pool -> (x of its left edge, y of its centre, number of units, unit labels)

@@ -66,7 +66,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from .checks import array, check_memory
+from .checks import array, memory
 from .portable import (_LN2_HI, _LN2_LO, _elementwise, _exp_below_708, _logistic, _logistic_of,
                        _mul_add, _products_acc, _reduced_exp, logistic)
 
@@ -414,7 +414,7 @@ def _result(dims, *sizes):
     n = 1
     for k in sizes:
         n *= dims[k][0]
-    check_memory(n, f"the result ({' x '.join(f'{k}={dims[k][0]}' for k in sizes)})")
+    memory(n, f"the result ({' x '.join(f'{k}={dims[k][0]}' for k in sizes)})")
 
 
 def matmul(A, B, bias=None):

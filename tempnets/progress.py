@@ -12,6 +12,8 @@ from __future__ import annotations
 import contextlib
 import os
 
+__all__ = ["progress_enabled", "progress_bar"]
+
 
 def progress_enabled(progress: bool | None = None) -> bool:
     """Resolve a ``progress`` argument: an explicit bool wins, else ``TEMPNETS_PROGRESS``."""

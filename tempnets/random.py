@@ -19,7 +19,12 @@ import numpy as np
 
 from .checks import count
 
+__all__ = ["PERTURB_VARIABLE", "as_generator", "spawn", "perturbation", "perturbed",
+           "perturbing"]
+
 RngLike = "np.random.Generator | int | None"
+MAX_CHILDREN = 100_000
+"""The most generators :func:`spawn` makes at once (far more networks than any run trains)."""
 
 
 def as_generator(rng=None) -> np.random.Generator:
@@ -66,9 +71,12 @@ def spawn(rng, n: int) -> list[np.random.Generator]:
     rng : numpy.random.Generator, int or None
         The parent (see :func:`as_generator`).
     n : int
-        Number of children, ``n >= 0``.
+        Number of children, ``0 <= n <= MAX_CHILDREN`` (each is a generator of its own:
+        a million take a minute and a gigabyte).
     """
     n = count("n", n)
+    if n > MAX_CHILDREN:
+        raise ValueError(f"n must be at most {MAX_CHILDREN:,} generators, got {n:,}")
     if isinstance(rng, numbers.Integral) and not isinstance(rng, bool):
         as_generator(rng)  # validates the seed
         seq = np.random.SeedSequence(int(rng))

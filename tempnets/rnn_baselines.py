@@ -35,7 +35,7 @@ import numba
 import numpy as np
 
 from . import portable_math as pm
-from .checks import array, check_memory, count, real
+from .checks import array, memory, count, real
 from .random import as_generator, perturbed
 from .tkrnn import _output_loss_and_grad, _scored_rows, _weights_and_batch
 
@@ -86,7 +86,7 @@ def _init(gates, n_in, n_hidden, n_out, rng, scale):
     I, H, O = (count(k, v, 1) for k, v in (("n_in", n_in), ("n_hidden", n_hidden),
                                                  ("n_out", n_out)))
     scale = real("scale", scale)
-    check_memory(2 * (gates * H + O) * (H + I + 1), f"{'RNN' if gates == 1 else 'LSTM'} parameters "
+    memory(2 * (gates * H + O) * (H + I + 1), f"{'RNN' if gates == 1 else 'LSTM'} parameters "
                  f"of n_in={I}, n_hidden={H}, n_out={O} (and their draws)")
     gen = as_generator(rng)
     std = scale / np.sqrt(H + I)

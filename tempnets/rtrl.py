@@ -45,7 +45,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from .checks import array, count, real
+from .checks import array, count, is_finite_real, memory, real
 from .portable import logistic
 from .random import as_generator, perturbed
 from .training import DivergenceError
@@ -65,6 +65,8 @@ class RecurrentNet:
     def __post_init__(self):
         for name in ("n_in", "n_units", "n_out"):
             count(name, getattr(self, name), 1)
+        memory(self.n_units ** 2 * (self.n_in + self.n_units + 1),  # RTRL's p-variables, n^2 (n + m)
+               f"RecurrentNet: n_in={self.n_in}, n_units={self.n_units}")
         if self.n_out > self.n_units:
             raise ValueError(f"n_out ({self.n_out}) cannot exceed n_units ({self.n_units})")
 
@@ -213,9 +215,11 @@ def train_online(net: RecurrentNet, W, x, d, mask=None, learning_rate: float = 1
     W, x, d, mask = _check(net, W, x, d, mask)
     W = W.copy()
     if isinstance(learning_rate, bool) or not isinstance(learning_rate, numbers.Real) \
-            or not np.isfinite(learning_rate) or learning_rate < 0:
+            or not is_finite_real(learning_rate) or learning_rate < 0:
         raise ValueError(f"learning_rate must be a finite number >= 0, got {learning_rate!r}")
     stop_after = count("stop_after", stop_after)
+    if stop_after > np.iinfo(np.int64).max:
+        raise ValueError(f"stop_after must be at most {np.iinfo(np.int64).max} (an int64), got {stop_after}")
     threshold = real("threshold", threshold, low=0.0)
     if carry is None:
         y, P = np.zeros(net.n_units), np.zeros((net.n_units,) + net.shape_W)

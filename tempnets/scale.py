@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 
+__all__ = ["SCALES", "get_scale", "choose"]
+
 SCALES = ("book", "paper")
 
 

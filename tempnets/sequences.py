@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .checks import array, check_memory, count
+from .checks import array, memory, count
 from .random import as_generator
 
 __all__ = ["SerialRecall", "make_batch", "encode", "recall_scores"]
@@ -180,7 +180,7 @@ def _task(task) -> None:
 def _check_fits(T, B, A) -> None:
     """Refuse a batch of ``B`` sequences of ``T`` steps over ``A`` letters that cannot fit in
     memory (inputs ``A + 2`` values per step, target, mask and symbols 3 more)."""
-    check_memory(T * B * (A + 5), f"a batch of {B} sequences of {T} steps with {A + 2} input units")
+    memory(T * B * (A + 5), f"a batch of {B} sequences of {T} steps with {A + 2} input units")
 
 
 def make_batch(task: SerialRecall, batch_size: int, rng=None, delay=None, length=None):

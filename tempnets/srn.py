@@ -51,13 +51,12 @@ training loops are in :mod:`tempnets.training`.
 from __future__ import annotations
 
 import numbers
-import os
 from typing import NamedTuple
 
 import numba
 import numpy as np
 
-from .checks import count
+from .checks import count, is_finite_real, memory
 from .portable import _dot4, logistic as _logistic
 from .random import as_generator, perturbed, spawn
 
@@ -123,14 +122,7 @@ def check_memory(n_floats, what: str) -> None:
     more than the machine's physical memory (numpy would try, and a Python
     loop per network would run for hours first).
     """
-    n_bytes = 8 * int(n_floats)
-    try:
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, OSError, ValueError):  # not POSIX: assume a large machine
-        total = 1 << 40
-    if n_bytes > total:
-        raise ValueError(f"{what} would need {n_bytes / 2**30:,.1f} GiB; this machine has "
-                         f"{total / 2**30:,.1f} GiB of memory")
+    memory(n_floats, what)
 
 
 def check_params(params: "SRNParams", name: str = "params") -> "SRNParams":
@@ -195,9 +187,11 @@ def init_params(n_in: int = 7, n_hidden: int = 15, n_out: int = 7, *, r: float =
     """
     n_in, n_hidden, n_out = (count(k, v, 1) for k, v in
                              (("n_in", n_in), ("n_hidden", n_hidden), ("n_out", n_out)))
-    if not (isinstance(r, numbers.Real) and np.isfinite(r) and r > 0):
+    if not (is_finite_real(r) and r > 0):
         raise ValueError(f"init range r must be a positive finite number, got {r!r}")
     if n_networks is None:
+        check_memory(n_hidden * (n_in + n_hidden + 1 + n_out) + n_out,
+                     f"init_params: a network of {n_in}-{n_hidden}-{n_out} units")
         return _draw_params(as_generator(rng), n_in, n_hidden, n_out, float(r))
     R = count("n_networks", n_networks, 1)
     check_memory(R * (n_hidden * (n_in + n_hidden + 1 + n_out) + n_out),
@@ -214,11 +208,9 @@ def pa_attention(n_normal: int = 8, n_pa: int = 7, period: int = 7):
     ``n_pa == period`` one PA unit is attentive at every step: O'Connell's
     Figure 4.1 pattern (the default: 8 normal + 7 PA units of period 7).
     """
-    n_normal = int(n_normal)
-    n_pa = int(n_pa)
-    if n_normal < 0 or n_pa < 0:
-        raise ValueError(f"unit counts must be non-negative, got {n_normal}, {n_pa}")
-    period = count("period", period, 1)
+    n_normal, n_pa = count("n_normal", n_normal), count("n_pa", n_pa)
+    check_memory(2 * (n_normal + n_pa), f"pa_attention: {n_normal} + {n_pa} units")
+    period = count("period", period, 1, np.iinfo(np.int64).max)
     periods = np.array([1] * n_normal + [period] * n_pa, dtype=np.int64)
     phases = np.array([0] * n_normal + [k % period for k in range(n_pa)], dtype=np.int64)
     return periods, phases
@@ -284,7 +276,7 @@ def as_flat_strings(strings, offsets=None):
     if flat.ndim != 1:
         raise ValueError(f"flat strings must be 1-D, got shape {flat.shape}")
     if flat.size and not np.issubdtype(flat.dtype, np.integer):
-        raise TypeError(f"symbols must be integer indices, got dtype {flat.dtype}")
+        raise TypeError(f"strings (flat symbols) must be integer indices, got dtype {flat.dtype}")
     if offsets.ndim != 1 or offsets.size < 1 or not np.issubdtype(offsets.dtype, np.integer):
         raise ValueError("offsets must be a 1-D integer array of shape (n_strings + 1,)")
     if offsets[0] != 0 or offsets[-1] != flat.size or np.any(np.diff(offsets) < 0):
@@ -305,12 +297,12 @@ def check_symbols(flat, offsets, n_in, n_out=None, min_length=2):
             bad = int(np.argmax((flat < 0) | (flat >= limit)))
             i = int(np.searchsorted(offsets, bad, side="right") - 1)
             units = f"{n_in} inputs" + ("" if n_out is None else f" and {n_out} outputs")
-            raise ValueError(f"string {i} has symbol index {int(flat[bad])}, not in 0..{limit - 1} "
+            raise ValueError(f"strings: string {i} has symbol index {int(flat[bad])}, not in 0..{limit - 1} "
                              f"(the network has {units})")
     lengths = np.diff(offsets)
     if np.any(lengths < min_length):
         i = int(np.argmax(lengths < min_length))
-        raise ValueError(f"string {i} has {int(lengths[i])} symbols; each string needs at least "
+        raise ValueError(f"strings: string {i} has {int(lengths[i])} symbols; each string needs at least "
                          f"{min_length} (inputs are symbols[:-1], targets symbols[1:])")
 
 

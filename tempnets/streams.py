@@ -38,7 +38,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .checks import array, count
+from .checks import array, count, memory
 from .random import as_generator
 
 __all__ = ["Stream", "FLIPFLOP_EVENTS", "flipflop", "random_flipflop", "random_parking",
@@ -120,7 +120,8 @@ def flipflop(events) -> Stream:
 def random_flipflop(n_steps: int, rng=None, p=(1 / 3, 1 / 3, 1 / 3)) -> Stream:
     """A random flip-flop stream of ``n_steps`` events drawn independently with probabilities ``p``."""
     n = count("n_steps", n_steps)
-    p = np.asarray(p, dtype=np.float64)
+    memory(11 * n, f"random_flipflop: a stream of n_steps={n:,} events")
+    p = array("p", p, finite=False)
     if p.shape != (3,) or np.any(p < 0) or not np.isclose(p.sum(), 1.0):
         raise ValueError(f"p must be three probabilities for A, B, C summing to 1, got {p.tolist()}")
     return flipflop(as_generator(rng).choice(3, size=n, p=p))
@@ -187,6 +188,7 @@ def random_parking(n_steps: int, rng=None, p_stop: float = 0.25, p_finish: float
         Probability that each random input is on (habilitation: 0.5).
     """
     n = count("n_steps", n_steps)
+    memory(14 * n, f"random_parking: a stream of n_steps={n:,} steps")
     p_stop, p_finish = _probability("p_stop", p_stop), _probability("p_finish", p_finish)
     for name, p in (("p_stop", p_stop), ("p_finish", p_finish)):
         if p < MIN_END_PROBABILITY:  # a drive or a visit lasts 1/p steps on average, all drawn

@@ -78,7 +78,7 @@ import numba
 import numpy as np
 
 from . import portable_math as pm
-from .checks import array, array_in, check_memory, count, real
+from .checks import array, array_in, memory, count, real
 from .random import as_generator, perturbed
 
 __all__ = ["init_params", "lam", "tkrnn_forward", "tkrnn_loss_and_grad", "kernel", "blocks",
@@ -139,7 +139,7 @@ def init_params(n_in: int, n_hidden: int, n_out: int, n_kernels: int = 1, rng=No
     lo, hi = _lam_range(lam_range)
     scale = real("scale", scale)
     N = n * (H + I)
-    check_memory(2 * N * (H + O + 1), f"TKRNN parameters of n_in={I}, n_hidden={H}, n_out={O}, "
+    memory(2 * N * (H + O + 1), f"TKRNN parameters of n_in={I}, n_hidden={H}, n_out={O}, "
                                       f"n_kernels={n} (and their draws)")
     gen = as_generator(rng)
     lam0 = gen.uniform(lo, hi, N)
@@ -507,11 +507,11 @@ def _weights_and_batch(params, x, target=None, mask=None, n_in=None, n_out=None,
     """``((W_h, b_h, W_z, b_z), (x, target, mask))``: the weights every serial-recall model has
     and the checked batch (:func:`check_batch`), all in the precision of ``params``
     (:func:`_dtype_of`).  ``floats_per_step``: the values the model will store per sequence
-    and step, refused (:func:`tempnets.checks.check_memory`) if they cannot fit."""
+    and step, refused (:func:`tempnets.checks.memory`) if they cannot fit."""
     dt = _dtype_of(params)
     batch = check_batch(x, target, mask, n_in=n_in, n_out=n_out, dtype=dt)
     T, B, _ = batch[0].shape
-    check_memory((T + 1) * B * floats_per_step, f"a batch of {B} sequences of {T} steps through "
+    memory((T + 1) * B * floats_per_step, f"a batch of {B} sequences of {T} steps through "
                  f"this network", np.dtype(dt).itemsize)
     return tuple(np.asarray(params[k], dtype=dt) for k in ("W_h", "b_h", "W_z", "b_z")), batch
 
@@ -588,5 +588,5 @@ def kernel(weights, lambdas, lags) -> np.ndarray:
         k = np.asarray(None)  # (refused below)
     if not np.issubdtype(k.dtype, np.integer) or np.any(k < 1):
         raise ValueError(f"lags must be integers >= 1 (lag 1 is the previous step), got {lags!r}")
-    check_memory(w.size * k.size, f"{w.size} kernels at {k.size} lags")
+    memory(w.size * k.size, f"{w.size} kernels at {k.size} lags")
     return (w[:, None] * la[:, None] ** (k.ravel()[None, :] - 1)).sum(axis=0).reshape(k.shape)

@@ -162,6 +162,7 @@ class TrainConfig:
                 raise TypeError(f"{name} must be a finite real number, got {v!r}")
 
         integer("n_hidden", self.n_hidden, 1)
+        check_memory(self.n_hidden ** 2, f"TrainConfig: n_hidden={self.n_hidden} (its recurrent weights)")
         integer("h", self.h, 1)
         integer("h_prime", self.h_prime, 1)
         if self.h_prime > self.h:
@@ -571,6 +572,16 @@ def _sample_for(tables, gen, leftover, n, max_len, cap):
     return flat[:pos], offsets, u
 
 
+MAX_INDEX = int(np.iinfo(np.int64).max)
+
+
+def _max_length(value, minimum):
+    n = count("max_length", value, minimum)
+    if n > MAX_INDEX:
+        raise ValueError(f"max_length must be at most {MAX_INDEX} (an int64), got {n}")
+    return n
+
+
 def sample_strings(tables, n_strings: int, rng=None, *, max_length: int = 100_000):
     """Sample ``n_strings`` strings from grammar tables (as in training); ``(flat, offsets)``.
 
@@ -580,8 +591,10 @@ def sample_strings(tables, n_strings: int, rng=None, *, max_length: int = 100_00
     """
     t = _check_tables(tables)
     gen = as_generator(rng)
-    flat, offsets, _ = _sample_for(t, gen, np.zeros(0), count("n_strings", n_strings),
-                                   count("max_length", max_length, 1), 16 * n_strings)
+    n_strings = count("n_strings", n_strings)
+    check_memory(17 * n_strings, f"sample_strings: n_strings={n_strings:,} strings")
+    flat, offsets, _ = _sample_for(t, gen, np.zeros(0), n_strings,
+                                   _max_length(max_length, 1), 16 * n_strings)
     return flat, offsets
 
 
@@ -643,7 +656,7 @@ def train_online(tables, n_strings: int, *, config: TrainConfig = TrainConfig(),
     t = _check_tables(tables)
     n_strings = count("n_strings", n_strings)
     chunk_strings = count("chunk_strings", chunk_strings, 1)
-    max_length = count("max_length", max_length, 2)
+    max_length = _max_length(max_length, 2)
     n_sym = int(t[0].max()) + 1
     first = inits[0]
     n_in = configs[0].n_in or (first.sizes[0] if first is not None else n_sym)

@@ -404,7 +404,7 @@ def reproduction_task(delay: int = 1, symbols: str = "ABC") -> Sequences:
     at test time the quantised outputs replace them: ``FocusedConfig(feedback=3)``).
     ``delay=1`` gives Table 3's 7 steps.
     """
-    delay = count("delay", delay, 1)
+    delay = count("delay", delay, 1, int(MAX_TASK_FLOATS))
     if not isinstance(symbols, str) or not symbols or len(set(symbols)) != len(symbols):
         raise ValueError(f"symbols must be a non-empty string of distinct symbols, got {symbols!r}")
     n = len(symbols)

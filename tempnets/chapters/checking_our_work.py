@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..checks import array, real
 from ..selfcheck import check_function
+
+__all__ = ["crossentropy_gradient", "check_crossentropy_gradient"]
 
 
 def crossentropy_gradient(theta, x, t) -> np.ndarray:
@@ -17,7 +20,9 @@ def crossentropy_gradient(theta, x, t) -> np.ndarray:
     ``theta = (w_1, ..., w_n, b)``, :math:`y = f(w \cdot x + b)`; the factor
     :math:`f'(\mathrm{net}) = y(1 - y)` cancels: :math:`\partial L / \partial w_j = -(t - y)\,x_j`.
     """
-    theta, x = np.asarray(theta, dtype=float), np.asarray(x, dtype=float)
+    x = array("x", x, ("n",))
+    theta = array("theta", theta, ("n+1",), {"n+1": (x.size + 1, "x (n inputs and a bias)")})
+    t = real("t", t, low=0.0, high=1.0)
     y = 1 / (1 + np.exp(-(theta[:-1] @ x + theta[-1])))
     return -(t - y) * np.append(x, 1.0)
 

@@ -58,6 +58,13 @@ from ..scale import get_scale
 from ..selfcheck import check_function, check_value
 from ..training import DivergenceError
 
+__all__ = ["PAPER", "SIZES", "EXPECT", "VARIANTS", "Sizes", "make_stream", "make_net",
+           "test_stream", "train_fast_weights", "train_baseline", "summary", "format_summary",
+           "run_flipflop", "best_baseline", "learned_flipflop_solution", "learned_binding",
+           "run_parking", "equivalence_errors", "run_linear_attention", "system_diagram",
+           "latch_figure", "steps_histogram", "explorer", "check_sigma", "latch_fixed_points",
+           "check_latch_fixed_point", "check_p_step_from_to", "check_linear_attention"]
+
 PAPER = {
     "T": 10.0, "init_range": 0.1, "run": 100, "threshold": 0.05,
     "flipflop": {"per-weight": {"learning_rate": 1.0, "bound": 300},
@@ -156,8 +163,15 @@ def _sub(seed: int, *keys: int) -> int:
     return int(np.random.SeedSequence([int(seed), *map(int, keys)]).generate_state(1)[0])
 
 
+def _check_task(task) -> str:
+    if not isinstance(task, str) or task not in TASK_ID:
+        raise ValueError(f"unknown task {task!r}; allowed: 'flipflop', 'parking'")
+    return task
+
+
 def make_stream(task: str, seed: int, k: int, n_steps: int) -> streams.Stream:
     """Stream ``k`` of ``seed`` for ``task`` (shared by every condition and the baseline)."""
+    _check_task(task)
     if task == "flipflop":
         return streams.random_flipflop(n_steps, _sub(seed, TASK_ID[task], k))
     if task == "parking":
@@ -168,7 +182,7 @@ def make_stream(task: str, seed: int, k: int, n_steps: int) -> streams.Stream:
 def make_net(task: str, interface: str = "per-weight", squash: str = "logistic",
              T: float = PAPER["T"]) -> fw.FastWeightNet:
     """The paper's S/F sizes: flip-flop S 3 in, F 3 in 1 out; parking S 6 in, F 1 in 3 out."""
-    sizes = {"flipflop": (3, 3, 1), "parking": (6, 1, 3)}[task]
+    sizes = {"flipflop": (3, 3, 1), "parking": (6, 1, 3)}[_check_task(task)]
     return fw.FastWeightNet(*sizes, interface=interface, T=T, squash=squash)
 
 
@@ -190,7 +204,7 @@ TEST_STEPS = {"flipflop": 5000, "parking": 20_000}
 
 def test_stream(task: str, seed: int) -> streams.Stream:
     """The fresh stream every final network of a runner is tested on, frozen."""
-    return make_stream(task, _sub(seed, 99), 0, TEST_STEPS[task])
+    return make_stream(task, _sub(seed, 99), 0, TEST_STEPS[_check_task(task)])
 
 
 def _perfect(E, mask) -> bool:

@@ -39,12 +39,24 @@ import numpy as np
 from .. import analysis, claims, intervals, metrics
 from ..checks import count
 from ..experiments import Result, check_data, numba_threads
+from ..grammars import check_grammar, check_strings
 from ..grammars import (SERVAN_SCHREIBER_TRAINING, embedded_subgrammar, generalisation_strings,
                        n_letters, reber)
 from ..random import as_generator
 from ..scale import choose, get_scale
-from ..srn import SRNParams, srn_forward
+from ..srn import SRNParams, check_memory, srn_forward
 from ..training import TrainConfig, train_epochs, train_online
+
+__all__ = ["RULE", "THRESHOLD", "EXPECT", "comparisons_against", "config", "params_to_lists",
+           "params_from_lists", "outputs", "accepts", "random_sequences", "accept_flat",
+           "grammatical_flat", "random_grammatical_probability", "predicts_exactly_legal",
+           "node_separability", "length_statistics", "literal_asymmetrical_subgrammar",
+           "run_reber_count", "run_reber_3hu", "length_constraint_predictions", "tss",
+           "optimal_tss", "figure15_purity", "run_21_strings", "generalisation_sweep",
+           "acp_pattern_design", "acp_pattern_r_squared", "plausible_best_orders", "run_acp",
+           "problem3_strings", "problem3_solved", "problem3_shared_learned", "train_problem3",
+           "growth_evidence", "growth_decided", "run_problem3", "twin_nearest_neighbours",
+           "embedded_states", "run_embedded", "check_bptt31_gradient"]
 
 RULE = {"learning_rate": 0.01, "momentum": 0.9}
 """Learning rate and momentum used by every runner (note 1: 0.01–0.02, 0.5–0.9)."""
@@ -148,6 +160,8 @@ def params_from_lists(d: dict) -> SRNParams:
 # ----------------------------------------------------------------- network tests
 def outputs(params: SRNParams, grammar, strings, return_hidden: bool = False):
     """Output (and hidden) activations of one network on full strings, as lists per string."""
+    grammar = check_grammar(grammar)
+    strings = check_strings(strings, 'strings')
     y, off, h = srn_forward(params, [grammar.encode(s) for s in strings], return_hidden=True)
     ys = [y[off[i]:off[i + 1]] for i in range(len(strings))]
     if not return_hidden:
@@ -157,6 +171,8 @@ def outputs(params: SRNParams, grammar, strings, return_hidden: bool = False):
 
 def accepts(params: SRNParams, grammar, strings, threshold: float = THRESHOLD) -> np.ndarray:
     """Whether one network accepts each string (successor > ``threshold`` at every step, §2.5)."""
+    grammar = check_grammar(grammar)
+    strings = check_strings(strings, 'strings')
     return metrics.accepted(outputs(params, grammar, strings), strings, grammar, threshold)
 
 
@@ -179,6 +195,7 @@ def random_sequences(n: int, rng=None, letters: str = "TSPXVE", alphabet: str = 
         :func:`tempnets.srn.as_flat_strings`), each ``B ... E``.
     """
     n = count("n", n)
+    check_memory(10 * n, f"random_sequences: n={n:,} sequences")
     if end not in letters or any(c not in alphabet for c in letters):
         raise ValueError(f"letters {letters!r} must contain {end!r} and be in {alphabet!r}")
     gen = as_generator(rng)
@@ -215,6 +232,7 @@ def accept_flat(params: SRNParams, flat, offsets, threshold: float = THRESHOLD) 
 
 def grammatical_flat(grammar, flat, offsets) -> np.ndarray:
     """Whether each ``(flat, offsets)`` sequence is a complete string of a deterministic grammar."""
+    grammar = check_grammar(grammar)
     t = grammar.tables()
     sym, tgt = t.symbol.tolist(), t.target.tolist()
     step = [{s: g for s, g in zip(sym[i], tgt[i]) if s >= 0} for i in range(len(sym))]
@@ -241,6 +259,7 @@ def random_grammatical_probability(grammar, letters: str = "TSPXVE") -> float:
     probability of a draw moving ``s`` to ``s'`` and ``e[s]`` that of ending,
     the answer is ``(I - M)^{-1} e`` at the state after B.
     """
+    grammar = check_grammar(grammar)
     t = grammar.tables()
     n = t.symbol.shape[0]
     k = len(letters)
@@ -264,6 +283,7 @@ def predicts_exactly_legal(params: SRNParams, grammar, string: str,
     §2.5 on the extremely long strings: "at every step, the network correctly
     predicted both legal successors and no others".
     """
+    grammar = check_grammar(grammar)
     y = outputs(params, grammar, [string])[0]
     ok = np.zeros(len(y), bool)
     for t in range(len(y)):
@@ -304,6 +324,7 @@ def length_statistics(grammar, max_letters: int = 400) -> tuple:
     training strings; §5.2 mean 6.5 (sd 2.1) and 5.8 (sd 1.3) for the
     embedded sub-grammars.
     """
+    grammar = check_grammar(grammar)
     dist = grammar.length_distribution(max_letters)
     k = np.arange(dist.size)
     mean = float(np.sum(k * dist) / dist.sum())
@@ -539,6 +560,8 @@ def length_constraint_predictions(params: SRNParams, grammar=None,
 
 def tss(params: SRNParams, grammar, strings) -> float:
     """Total sum of squared errors over every pattern of ``strings`` (the bp program's tss)."""
+    grammar = check_grammar(grammar)
+    strings = check_strings(strings, 'strings')
     total = 0.0
     for y, s in zip(outputs(params, grammar, strings), strings):
         t = np.eye(len(grammar.alphabet))[grammar.encode(s)[1:]]
@@ -552,6 +575,8 @@ def optimal_tss(grammar, strings) -> float:
     At each distinct prefix the best output is the relative frequency of
     each successor after that prefix in the set; the tss of that output.
     """
+    grammar = check_grammar(grammar)
+    strings = check_strings(strings, 'strings')
     from collections import Counter, defaultdict
 
     nxt = defaultdict(Counter)
@@ -587,6 +612,8 @@ def figure15_purity(params: SRNParams, grammar, strings) -> dict:
         ``{"prediction": {...}, "letter": {...}}``, each with ``n_clusters``,
         ``purity``, ``chance`` and ``adjusted``.
     """
+    grammar = check_grammar(grammar)
+    strings = check_strings(strings, 'strings')
     hid = np.concatenate(outputs(params, grammar, strings, return_hidden=True)[1])
     z = analysis.cluster_hidden_states(hid)
     out = {}
@@ -752,6 +779,9 @@ def acp_pattern_design(corpus, strings, grammar, orders=range(7)):
         ``(pattern index in the flat layout, letter index)``.
     x : ndarray, shape (n_orders, len(rows))
     """
+    corpus = check_strings(corpus, 'corpus')
+    strings = check_strings(strings, 'strings')
+    grammar = check_grammar(grammar)
     nodes = analysis.node_labels(grammar, strings)
     prefixes = [s[:t + 1] for s in strings for t in range(len(s) - 1)]
     keys = analysis.acp_keys(grammar, strings)
@@ -1193,6 +1223,7 @@ def embedded_states(params: SRNParams, grammar, max_letters: int = FIGURE20_MAX_
     first : list of str
         ``"T"`` or ``"P"``.
     """
+    grammar = check_grammar(grammar)
     strings = grammar.enumerate(max_letters)
     _, hid = outputs(params, grammar, strings, return_hidden=True)
     seen = {}

@@ -790,6 +790,9 @@ perturbation of the initial weights could move from one setting to its neighbour
 def training_search_sizes(scale: str) -> Sizes:
     """The sizes every setting of :data:`TRAINING_SEARCH` changes at ``scale`` (each model's
     with its ``recipes``, :meth:`Sizes.for_model`)."""
+    if not isinstance(scale, str) or scale not in TRAINING_SEARCH["base"]:
+        raise ValueError(f"scale must be one of {', '.join(map(repr, TRAINING_SEARCH['base']))}, "
+                         f"got {scale!r}")
     return dataclasses.replace(RECORDED_PAPER, dtype="float32", bucketed=True,
                                **TRAINING_SEARCH["base"][scale])
 

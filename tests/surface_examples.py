@@ -1,0 +1,717 @@
+"""Valid example calls of every public function, for ``tests/test_public_surface.py``.
+
+One entry per public callable (``"tempnets.<module>.<name>"``): a function returning an
+:class:`Example`, the arguments of one call that must return normally.  The surface test
+then replaces ONE argument at a time by bad values.  Keep sizes tiny (a function that trains
+gets a few updates) and paths under a temporary directory.  A public function without an
+entry fails the surface test ("add valid example arguments for X"): add one here.
+
+:data:`NOT_PROBED` lists the few public callables that are deliberately not called, each
+with the reason (they run a whole experiment; their arguments are checked elsewhere).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+import tempfile
+
+import numpy as np
+
+
+class Example:
+    """``fn(*args, **kwargs)`` must return normally.
+
+    ``keep``: arguments never replaced (callables the test cannot meaningfully break, ...);
+    ``work``: arguments that only say how much work to do (epochs, updates, strings): a huge
+    value is a legitimate, interruptible long run, so they get every bad value but huge ones;
+    ``budget``: Hypothesis examples per argument (smaller for slow functions).
+    """
+
+    def __init__(self, *args, keep=(), work=(), budget=8, **kwargs):
+        self.args, self.kwargs, self.keep, self.budget = args, kwargs, set(keep), budget
+        self.work = set(work)
+
+
+def needs_example(obj) -> bool:
+    """Whether a public name is something a user calls with arguments that must be checked:
+    functions and classes with checks of their own (not exceptions, plain NamedTuples or
+    dataclasses without ``__post_init__``, constants)."""
+    if not callable(obj):
+        return False
+    if isinstance(obj, type):
+        if issubclass(obj, BaseException):
+            return False
+        if issubclass(obj, tuple) and hasattr(obj, "_fields"):
+            return False
+        if dataclasses.is_dataclass(obj) and not hasattr(obj, "__post_init__"):
+            return False
+    try:
+        inspect.signature(obj)
+    except (TypeError, ValueError):
+        return False
+    return bool(inspect.signature(obj).parameters)
+
+
+def example_for(qualname: str) -> Example | None:
+    make = EXAMPLES.get(qualname)
+    return None if make is None else make()
+
+
+# ----------------------------------------------------------------------------- shared valid data
+# (each built once per worker; the worker deep-copies arguments for every call)
+
+@functools.cache
+def tmp() -> str:
+    return tempfile.mkdtemp(prefix="surface-files-")
+
+
+@functools.cache
+def srn_params():
+    from tempnets import srn
+
+    return srn.init_params(7, 3, 7, rng=0)
+
+
+@functools.cache
+def reber():
+    from tempnets import grammars
+
+    return grammars.reber()
+
+
+@functools.cache
+def reber_strings():
+    return ["BTXSE", "BPVVE", "BTSXSE"]
+
+
+@functools.cache
+def reber_flat():
+    g = reber()
+    enc = [g.encode(s) for s in reber_strings()]
+    flat = np.concatenate(enc)
+    offsets = np.concatenate([[0], np.cumsum([len(e) for e in enc])]).astype(np.int64)
+    return flat, offsets
+
+
+@functools.cache
+def reber_activations():
+    from tempnets import srn
+
+    y = srn.srn_forward(srn_params(), *reber_flat())[0]
+    return np.split(y, np.cumsum([len(s) - 1 for s in reber_strings()])[:-1])
+
+
+@functools.cache
+def focused_setup():
+    from tempnets import focused
+
+    rng = np.random.default_rng(0)
+    inputs = [rng.normal(size=(4, 2)), rng.normal(size=(3, 2))]
+    targets = [rng.normal(size=(4, 2)) * 0.1, rng.normal(size=(3, 2)) * 0.1]
+    seqs = focused.make_sequences(inputs, targets)
+    return focused.init_focused(2, 3, 2, rng=0), focused.init_full(2, 3, 2, rng=0), seqs, inputs, targets
+
+
+@functools.cache
+def fw_setup():
+    from tempnets import fast_weights as fw
+
+    net = fw.FastWeightNet(2, 2, 1)
+    U = fw.init_slow_weights(net, rng=0)
+    rng = np.random.default_rng(1)
+    xs, xf = rng.normal(size=(5, 2)), rng.normal(size=(5, 2))
+    d, mask = rng.uniform(size=(5, 1)), np.ones(5)
+    return net, U, xs, xf, d, mask
+
+
+@functools.cache
+def rtrl_setup():
+    from tempnets import rtrl
+
+    net = rtrl.RecurrentNet(2, 3, 1)
+    W = rtrl.init_weights(net, rng=0)
+    rng = np.random.default_rng(1)
+    return net, W, rng.normal(size=(5, 2)), rng.uniform(size=(5, 1)), np.ones(5)
+
+
+@functools.cache
+def tk_batch():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(4, 2, 3))
+    target = rng.integers(0, 5, size=(4, 2))
+    mask = np.ones((4, 2))
+    return x, target, mask
+
+
+@functools.cache
+def tk_params():
+    from tempnets import tkrnn
+
+    return tkrnn.init_params(3, 4, 5, rng=0)
+
+
+@functools.cache
+def rnn_params():
+    from tempnets import rnn_baselines
+
+    return rnn_baselines.rnn_init(3, 4, 5, rng=0)
+
+
+@functools.cache
+def lstm_params():
+    from tempnets import rnn_baselines
+
+    return rnn_baselines.lstm_init(3, 4, 5, rng=0)
+
+
+@functools.cache
+def recall_task():
+    from tempnets import sequences
+
+    return sequences.SerialRecall(alphabet=4, length=2, delays=(2, 3))
+
+
+def _quadratic(x):
+    return float(np.sum(np.asarray(x) ** 2))
+
+
+def _quadratic_grad(x):
+    return 2 * np.asarray(x, dtype=float)
+
+
+def _tk_sample(rng):
+    x, target, mask = tk_batch()
+    return x, target, mask
+
+
+def _tk_loss_and_grad(params, x, target, mask):
+    from tempnets import tkrnn
+
+    return tkrnn.tkrnn_loss_and_grad(params, x, target, mask)
+
+
+# ----------------------------------------------------------------------------- the table
+
+def _a(*args, **kwargs):
+    return lambda: Example(*args, **kwargs)
+
+
+def _lazy(build):
+    """An entry whose arguments need the shared data above (built in the worker)."""
+    return build
+
+
+EXAMPLES = {
+    # random
+    "tempnets.random.as_generator": _a(0),
+    "tempnets.random.spawn": _a(0, 2),
+    "tempnets.random.perturbed": _a(np.ones(3)),
+    "tempnets.random.perturbing": _a(0.0),
+    # checks
+    "tempnets.checks.count": _a("n", 3, 0, 10),
+    "tempnets.checks.real": _a("lr", 0.5, low=0.0, high=1.0),
+    "tempnets.checks.array": _a("x", np.ones((2, 3)), (2, "n"), {}, low=-5.0, high=5.0),
+    # gradcheck
+    "tempnets.gradcheck.relative_error": _a(np.ones(3), np.ones(3)),
+    "tempnets.gradcheck.numerical_gradient": _a(_quadratic, np.ones(3), keep=["f"]),
+    "tempnets.gradcheck.check_gradient": _a(_quadratic, _quadratic_grad(np.ones(3)), np.ones(3),
+                                            keep=["f"]),
+    "tempnets.gradcheck.check_directional": _a(_quadratic, _quadratic_grad(np.ones(3)), np.ones(3), rng=0,
+                                               keep=["f"], work=["n_directions"]),
+    # claims
+    "tempnets.claims.within": _a(0.1),
+    "tempnets.claims.relative": _a(0.1),
+    "tempnets.claims.at_least": _a(0.5),
+    "tempnets.claims.at_most": _a(0.5),
+    "tempnets.claims.between": _a(0.1, 0.9),
+    # scale, progress
+    "tempnets.scale.get_scale": _a("book"),
+    "tempnets.scale.choose": _a(1, 2, "book"),
+    "tempnets.progress.progress_enabled": _a(False),
+    "tempnets.progress.progress_bar": _a(3, "x", progress=False),
+    # grammars
+    "tempnets.grammars.n_letters": _a("BTXSE"),
+    "tempnets.grammars.embedded_reber": _a(0.5),
+    "tempnets.grammars.long_embedded_reber": _a(0.9),
+    "tempnets.grammars.thesis_embedded_reber": _a(False, 0.5),
+    "tempnets.grammars.embedded_subgrammar": _a(True, 0.8),
+    # srn
+    "tempnets.srn.check_memory": _a(100, "weights"),
+    "tempnets.srn.check_params": _lazy(lambda: Example(srn_params())),
+    "tempnets.srn.init_params": _a(7, 3, 7, rng=0),
+    "tempnets.srn.pa_attention": _a(2, 2, 3),
+    "tempnets.srn.check_attention": _a(np.array([1, 1, 2]), np.array([0, 0, 1]), 3),
+    "tempnets.checks.is_finite_real": _a(0.5),
+    "tempnets.checks.memory": _a(100, "weights"),
+    "tempnets.grammars.check_grammar": _lazy(lambda: Example(reber())),
+    "tempnets.grammars.check_strings": _a(["BTXSE", "BPVVE"]),
+    "tempnets.srn.srn_forward": _lazy(lambda: Example(srn_params(), *reber_flat())),
+    "tempnets.srn.as_flat_strings": _lazy(lambda: Example(*reber_flat())),
+    # training
+    "tempnets.training.no_training": _a("a reason"),
+    "tempnets.training.train_epochs": _lazy(lambda: Example(
+        *reber_flat(), n_epochs=1, config=_train_config(), rng=0, progress=False, budget=3,
+        work=["n_epochs"])),
+    "tempnets.training.bptt_gradient": _lazy(lambda: Example(srn_params(), *reber_flat(),
+                                                             config=_train_config())),
+    "tempnets.training.sample_strings": _lazy(lambda: Example(reber().tables(), 3, rng=0,
+                                                             work=["n_strings"])),
+    "tempnets.training.train_online": _lazy(lambda: Example(
+        reber().tables(), 3, config=_train_config(), rng=0, progress=False, budget=3,
+        work=["n_strings"])),
+    # metrics
+    "tempnets.metrics.as_activation_list": _lazy(lambda: Example(
+        reber_activations(), reber_strings(), reber())),
+    "tempnets.metrics.luce_ratio": _a(np.array([[0.2, 0.5, 0.3]])),
+    "tempnets.metrics.successor_activations": _lazy(lambda: Example(
+        reber_activations(), reber_strings(), reber())),
+    "tempnets.metrics.accepted": _lazy(lambda: Example(
+        reber_activations(), reber_strings(), reber(), 0.3)),
+    "tempnets.metrics.indicator_position": _a("BTBTXSETE"),
+    "tempnets.metrics.embed_predicted": _lazy(lambda: Example(
+        reber_activations(), reber_strings(), reber(), 0.3)),
+    "tempnets.metrics.final_predicted": _lazy(lambda: Example(
+        reber_activations(), reber_strings(), reber(), 0.6)),
+    "tempnets.metrics.legal_successors": _a("BT", ["BTXSE", "BTSXSE", "BPVVE"]),
+    # focused
+    "tempnets.focused.connection_count": _lazy(lambda: Example(focused_setup()[0])),
+    "tempnets.focused.init_focused": _a(2, 3, 2, 0),
+    "tempnets.focused.init_full": _a(2, 3, 2, 0),
+    "tempnets.focused.make_sequences": _lazy(lambda: Example(focused_setup()[3], focused_setup()[4])),
+    "tempnets.focused.check_params": _lazy(lambda: Example(focused_setup()[0])),
+    "tempnets.focused.check_sequences": _lazy(lambda: Example(focused_setup()[2], 2, 2)),
+    "tempnets.focused.forward": _lazy(lambda: Example(focused_setup()[0], focused_setup()[2])),
+    "tempnets.focused.trace_gradient": _lazy(lambda: Example(focused_setup()[0], focused_setup()[2])),
+    "tempnets.focused.bptt_gradient": _lazy(lambda: Example(focused_setup()[1], focused_setup()[2])),
+    "tempnets.focused.init_many": _a("focused", 2, 3, 2, 2, 0),
+    # focused_training
+    "tempnets.focused_training.train": _lazy(lambda: Example(
+        focused_setup()[2], _focused_stack(), n_epochs=2, progress=False, budget=3,
+        work=["n_epochs"])),
+    "tempnets.focused_training.evaluate": _lazy(lambda: Example(focused_setup()[0], focused_setup()[2])),
+    "tempnets.focused_training.zero_output_score": _lazy(lambda: Example(focused_setup()[2])),
+    "tempnets.focused_training.learning_rates": _lazy(lambda: Example(focused_setup()[0],
+                                                                      focused_setup()[2])),
+    # verbs
+    "tempnets.verbs.encode_symbols": _a("AB", {"A": [1.0, 0.0], "B": [0.0, 1.0]}),
+    "tempnets.verbs.buffered": _a(np.eye(3), 2),
+    "tempnets.verbs.dear_task": _a(("DEAR", "DEAN"), True, ("DEAR", "DEAN")),
+    "tempnets.verbs.wickelements": _a("DEAR", True),
+    "tempnets.verbs.phoneme_features": _a("kat"),
+    "tempnets.verbs.verb_inputs": _a("kat", False),
+    "tempnets.verbs.regular_class": _a("kat"),
+    "tempnets.verbs.verb_task": _a([("cat", "kat", 0), ("dog", "dog", 1)], 2),
+    "tempnets.verbs.rm_spelling": _a("cat", {"cat": [["K", "AE1", "T"]]}),
+    "tempnets.verbs.large_verb_corpus": _a(None, budget=1),
+    "tempnets.verbs.held_out_regulars": _a(None, False, budget=1, keep=["categories"]),
+    "tempnets.verbs.reproduction_task": _a(1, "ABC"),
+    # streams
+    "tempnets.streams.flipflop": _a("ABCAB"),
+    "tempnets.streams.random_flipflop": _a(10, 0),
+    "tempnets.streams.parking": _a("dd1bbd2b", None, None),
+    "tempnets.streams.random_parking": _a(10, 0),
+    # fast_weights
+    "tempnets.fast_weights.FastWeightNet": _a(2, 2, 1),
+    "tempnets.fast_weights.init_slow_weights": _lazy(lambda: Example(fw_setup()[0], 0.1, 0)),
+    "tempnets.fast_weights.initial_state": _lazy(lambda: Example(*fw_setup()[:2])),
+    "tempnets.fast_weights.run": _lazy(lambda: Example(*fw_setup())),
+    "tempnets.fast_weights.gradient": _lazy(lambda: Example(*fw_setup())),
+    "tempnets.fast_weights.gradient_unfolded": _lazy(lambda: Example(*fw_setup())),
+    "tempnets.fast_weights.train_online": _lazy(lambda: Example(*fw_setup())),
+    "tempnets.fast_weights.solved_at": _a(np.full(5, 0.01), np.ones(5), 0.05, 2),
+    "tempnets.fast_weights.linear_attention": _a(np.ones((4, 2)), np.ones((4, 2)), np.ones((4, 3))),
+    "tempnets.fast_weights.additive_memory": _a(np.ones((4, 2)), np.ones((4, 2)), np.ones((4, 3))),
+    # rtrl
+    "tempnets.rtrl.RecurrentNet": _a(2, 3, 1),
+    "tempnets.rtrl.init_weights": _lazy(lambda: Example(rtrl_setup()[0], 0.1, 0)),
+    "tempnets.rtrl.gradient": _lazy(lambda: Example(*rtrl_setup())),
+    "tempnets.rtrl.gradient_bptt": _lazy(lambda: Example(*rtrl_setup())),
+    "tempnets.rtrl.train_online": _lazy(lambda: Example(*rtrl_setup())),
+    # tkrnn
+    "tempnets.tkrnn.init_params": _a(3, 4, 5, 1, 0),
+    "tempnets.tkrnn.lam": _lazy(lambda: Example(tk_params())),
+    "tempnets.tkrnn.tkrnn_forward": _lazy(lambda: Example(tk_params(), tk_batch()[0])),
+    "tempnets.tkrnn.tkrnn_loss_and_grad": _lazy(lambda: Example(tk_params(), *tk_batch())),
+    "tempnets.tkrnn.kernel": _a([1.0, -1.0], [0.9, 0.5], np.arange(1, 4)),
+    "tempnets.tkrnn.blocks": _lazy(lambda: Example(tk_params())),
+    "tempnets.tkrnn.n_params": _a(3, 4, 5, 1),
+    "tempnets.tkrnn.multiply_adds": _a(3, 4, 5, 1),
+    "tempnets.tkrnn.check_batch": _lazy(lambda: Example(*tk_batch(), 3, 5)),
+    "tempnets.tkrnn.softmax_xent": _lazy(lambda: Example(np.zeros((4, 2, 5)), *tk_batch()[1:])),
+    "tempnets.tkrnn.output_loss_and_grad": _lazy(lambda: Example(
+        np.ones((8, 4)), np.arange(8), 8, np.ones((5, 4)), np.zeros(5), np.ones((5, 4)),
+        *tk_batch()[1:], 2)),
+    "tempnets.tkrnn.scored_rows": _a(np.ones((4, 2))),
+    # rnn_baselines
+    "tempnets.rnn_baselines.rnn_init": _a(3, 4, 5, 0),
+    "tempnets.rnn_baselines.rnn_forward": _lazy(lambda: Example(rnn_params(), tk_batch()[0])),
+    "tempnets.rnn_baselines.rnn_loss_and_grad": _lazy(lambda: Example(rnn_params(), *tk_batch())),
+    "tempnets.rnn_baselines.lstm_init": _a(3, 4, 5, 0),
+    "tempnets.rnn_baselines.lstm_forward": _lazy(lambda: Example(lstm_params(), tk_batch()[0])),
+    "tempnets.rnn_baselines.lstm_loss_and_grad": _lazy(lambda: Example(lstm_params(), *tk_batch())),
+    "tempnets.rnn_baselines.n_params": _a("lstm", 3, 4, 5),
+    "tempnets.rnn_baselines.matched_hidden": _a("lstm", 3, 5, 200),
+    # optim
+    "tempnets.optim.adam_init": _lazy(lambda: Example(dict(tk_params()))),
+    "tempnets.optim.adam_step": _lazy(lambda: Example(
+        dict(tk_params()), {k: np.ones_like(v) for k, v in tk_params().items()},
+        __import__("tempnets.optim").optim.adam_init(dict(tk_params())))),
+    "tempnets.optim.clip_by_global_norm": _a({"a": np.ones(3)}, 1.0),
+    "tempnets.optim.train": _lazy(lambda: Example(
+        _tk_loss_and_grad, dict(tk_params()), _tk_sample, 2, rng=0, progress=False,
+        keep=["loss_and_grad", "sample"], budget=3, work=["n_steps"])),
+    # sequences
+    "tempnets.sequences.SerialRecall": _a(4, 2, (2, 3)),
+    "tempnets.sequences.encode": _lazy(lambda: Example(recall_task(), np.array([[0, 1], [2, 3]]),
+                                                       np.array([2, 3]))),
+    "tempnets.sequences.make_batch": _lazy(lambda: Example(recall_task(), 3, 0)),
+    "tempnets.sequences.recall_scores": _lazy(lambda: Example(np.zeros((4, 2, 5)), *tk_batch()[1:])),
+    # portable_math (the kernels engineer decides which of these stay public)
+    "tempnets.portable_math.exp": _a(0.5),
+    "tempnets.portable_math.log": _a(0.5),
+    "tempnets.portable_math.tanh": _a(0.5),
+    "tempnets.portable_math.logistic": _a(0.5),
+    "tempnets.portable_math.logistic_of": _a(0.5),
+    "tempnets.portable_math.log_of": _a(0.5),
+    "tempnets.portable_math.exp_nonpositive_f32": _a(np.float32(-0.5)),
+    "tempnets.portable_math.logistic_f32": _a(np.float32(0.5)),
+    "tempnets.portable_math.tanh_f32": _a(np.float32(0.5)),
+    "tempnets.portable_math.logistic_into": _a(np.empty(3), np.ones(3)),
+    "tempnets.portable_math.tanh_into": _a(np.empty(3), np.ones(3)),
+    "tempnets.portable_math.matmul_acc": _a(np.zeros((2, 4)), np.ones((2, 3)), np.ones((3, 4))),
+    "tempnets.portable_math.affine_into": _a(np.zeros((2, 4)), np.ones((2, 3)), np.ones((3, 4)), np.ones(4)),
+    "tempnets.portable_math.matmul": _a(np.ones((2, 3)), np.ones((3, 4)), np.ones(4)),
+    "tempnets.portable_math.outer_acc": _a(np.zeros((4, 3)), np.ones((2, 4)), np.ones((2, 3))),
+    "tempnets.portable_math.outer": _a(np.ones((2, 4)), np.ones((2, 3))),
+    "tempnets.portable_math.colsum": _a(np.ones((2, 4))),
+    "tempnets.portable_math.colsum_acc": _a(np.zeros(4), np.ones((2, 4))),
+    "tempnets.portable_math.colsum_products": _a(np.ones((2, 4)), np.ones((2, 4))),
+    "tempnets.portable_math.colsum_products_acc": _a(np.zeros(4), np.ones((2, 4)), np.ones((2, 4))),
+    "tempnets.portable_math.sum_of_squares": _a(np.ones(4)),
+    # checkpoint
+    "tempnets.checkpoint.Checkpoint": _lazy(lambda: Example(tmp() + "/ckpt-class")),
+    # claims, grammars (classes with checks of their own)
+    "tempnets.claims.Claim": _lazy(lambda: Example("s", "Fig. 1", 0.5, 0.5, _claims().within(0.1))),
+    "tempnets.grammars.FiniteStateGrammar": _a("g", "BE", (("s", "B", "m", 1.0), ("m", "E", None, 1.0)), "s"),
+    # metrics
+    "tempnets.metrics.embed_final_many": _lazy(lambda: Example(
+        np.concatenate(emb_activations())[None], emb_strings(), emb(), np.array([0, 8, 16]))),
+    "tempnets.metrics.exit_outcomes": _lazy(lambda: Example(
+        emb_activations(), emb_strings(), emb(), "TP", 0.6)),
+    "tempnets.metrics.outcome_percentages": _a(np.array(["hit", "miss", "error"])),
+    "tempnets.metrics.outcomes_by_embedding_length": _a(np.array(["hit", "miss"]),
+                                                        ["BTBTXSETE", "BPBPVVEPE"], 7),
+    "tempnets.metrics.generalisation_counts": _lazy(lambda: Example(
+        reber_activations(), reber_strings(), reber(), None, 0.05, 0.3)),
+    # analysis
+    "tempnets.analysis.presentation_label": _a("BTXSE", 2, False),
+    "tempnets.analysis.presentation_labels": _a(["BTXSE", "BPVVE"], False),
+    "tempnets.analysis.node_labels": _lazy(lambda: Example(reber(), reber_strings())),
+    "tempnets.analysis.successor_labels": _lazy(lambda: Example(reber(), reber_strings())),
+    "tempnets.analysis.current_letter_labels": _a(["BTXSE", "BPVVE"]),
+    "tempnets.analysis.cluster_hidden_states": _a(np.arange(12.0).reshape(4, 3) % 5, "average"),
+    "tempnets.analysis.cluster_composition": _lazy(lambda: Example(_linkage(), ["a", "b", "a", "b"], 2)),
+    "tempnets.analysis.cluster_purity": _lazy(lambda: Example(_linkage(), ["a", "b", "a", "b"], 2)),
+    "tempnets.analysis.conditional_probabilities": _a(["BTXSE", "BPVVE"], "BTSPXVE", 1),
+    "tempnets.analysis.path_probabilities": _lazy(lambda: Example(reber_strings(), reber(), 1)),
+    "tempnets.analysis.acp_keys": _lazy(lambda: Example(reber(), reber_strings())),
+    "tempnets.analysis.average_conditional_probabilities": _lazy(lambda: Example(
+        reber_strings(), reber(), range(3))),
+    "tempnets.analysis.network_averages": _lazy(lambda: Example(
+        np.concatenate(reber_activations()), reber_strings(), reber(), _acp().keys, 2)),
+    "tempnets.analysis.acp_r_squared": _lazy(lambda: Example(
+        _acp(), np.concatenate(reber_activations()), reber_strings(), reber(), 2)),
+    # plots
+    "tempnets.plots.grammar_layout": _lazy(lambda: Example(reber())),
+    "tempnets.plots.grammar_diagram": _lazy(lambda: Example(reber(), budget=2)),
+    "tempnets.plots.srn_diagram": _a(None, 3, "BTSPXVE", budget=2),
+    "tempnets.plots.network_state": _a({"input": np.array([0.0, 1.0]), "hidden": np.array([0.5, 0.2, 0.9])},
+                                       budget=2),
+    "tempnets.plots.dendrogram": _lazy(lambda: Example(_linkage(), ["a", "b", "c", "d"], budget=2)),
+    "tempnets.plots.learning_curve": _a(np.arange(4.0), np.ones(4), budget=2),
+    "tempnets.plots.acp_curves": _a(np.arange(3.0), np.full((3, 2), 0.5), budget=2),
+    "tempnets.plots.hits_by_length": _a({"lengths": ["1", "2"], "hit": np.array([50.0, 60.0]),
+                                         "error": np.array([10.0, 20.0]), "miss": np.array([40.0, 20.0]),
+                                         "count": np.array([3, 4])}, budget=2),
+    "tempnets.plots.hinton": _a(np.array([[0.5, -1.0], [0.2, 0.0]]), budget=2),
+    "tempnets.plots.unfolded_network": _a(3, True, budget=2),
+    # optim's config
+    "tempnets.optim.OptimConfig": _a(0.01),
+    # intervals
+    "tempnets.intervals.share": _a(3, 10),
+    "tempnets.intervals.count": _a(3, 10),
+    "tempnets.intervals.percent": _a(3, 10),
+    "tempnets.intervals.share_note": _a(3, 10, "runs"),
+    "tempnets.intervals.share_difference": _a(3, 10, 5, 10),
+    "tempnets.intervals.mean": _a(np.array([1.0, 2.0, 4.0])),
+    "tempnets.intervals.mean_difference": _a(np.array([1.0, 2.0, 4.0]), np.array([0.0, 1.0, 1.5])),
+    "tempnets.intervals.median": _a(np.arange(8.0)),
+    "tempnets.intervals.bootstrap": _a(np.median, np.arange(8.0), n_resamples=50, keep=["statistic"],
+                                     work=["n_resamples"]),
+    "tempnets.intervals.ratio_of_medians": _a(np.arange(1.0, 9.0), np.arange(2.0, 10.0)),
+    # explorer
+    "tempnets.explorer.string_states": _lazy(lambda: Example(srn_params(), reber(), "BTXSE")),
+    "tempnets.explorer.state_figure": _lazy(lambda: Example(srn_params(), reber(), "BTXSE", budget=2)),
+    "tempnets.explorer.explorer": _lazy(lambda: Example(srn_params(), reber(), "BTXSE", 0, budget=2)),
+    # chapters.checking_our_work
+    "tempnets.chapters.checking_our_work.crossentropy_gradient": _a(np.ones(4), np.ones(3), 1.0),
+    # chapters.fast_weights
+    "tempnets.chapters.fast_weights.make_stream": _a("flipflop", 0, 0, 20),
+    "tempnets.chapters.fast_weights.make_net": _a("flipflop"),
+    "tempnets.chapters.fast_weights.test_stream": _a("flipflop", 0, budget=2),
+    "tempnets.chapters.fast_weights.train_fast_weights": _lazy(lambda: Example(
+        _fwc().make_stream("flipflop", 0, 0, 30), _fwc().make_net("flipflop"), 1.0, 0, budget=2)),
+    "tempnets.chapters.fast_weights.train_baseline": _lazy(lambda: Example(
+        _fwc().make_stream("flipflop", 0, 0, 30), "flipflop", 1.0, 0, budget=2)),
+    "tempnets.chapters.fast_weights.summary": _a(np.array([10, 20, -1]), 100),
+    "tempnets.chapters.fast_weights.format_summary": _lazy(lambda: Example(
+        _fwc().summary(np.array([10, 20, -1]), 100), 100)),
+    "tempnets.chapters.fast_weights.best_baseline": _lazy(lambda: Example(
+        {f"rtrl {lr:g}": {"solved": [10, 20, -1]} for lr in _fwc().BASELINE["flipflop"]["rates"]},
+        "flipflop", 100)),
+    "tempnets.chapters.fast_weights.learned_flipflop_solution": _lazy(lambda: Example(
+        _fw_U("flipflop"))),
+    "tempnets.chapters.fast_weights.learned_binding": _lazy(lambda: Example(_fw_U("parking"))),
+    "tempnets.chapters.fast_weights.equivalence_errors": _a(0, 5, work=["n"]),
+    "tempnets.chapters.fast_weights.system_diagram": _a(None, "per-weight", budget=2),
+    "tempnets.chapters.fast_weights.latch_figure": _lazy(lambda: Example(_fw_U("flipflop"), "ABCAB", budget=2)),
+    "tempnets.chapters.fast_weights.steps_histogram": _a(np.array([10, 20, -1]), 100, budget=2),
+    "tempnets.chapters.fast_weights.explorer": _lazy(lambda: Example(_fw_U("flipflop"), "ABCAB", budget=2)),
+    "tempnets.chapters.fast_weights.latch_fixed_points": _a(10.0),
+    # chapters.focused_backprop
+    "tempnets.chapters.focused_backprop.context_profile": _lazy(lambda: Example(
+        focused_setup()[0], focused_setup()[2])),
+    "tempnets.chapters.focused_backprop.operation_counts": _a(2, 3, 2, [4, 5]),
+    # chapters.graded_state_machines
+    "tempnets.chapters.graded_state_machines.comparisons_against": _a([np.array([1.0, 2.0, 3.0]),
+                                                                       np.array([-1.0, 0.5, 2.0])]),
+    "tempnets.chapters.graded_state_machines.config": _a(3),
+    "tempnets.chapters.graded_state_machines.params_to_lists": _lazy(lambda: Example(srn_params())),
+    "tempnets.chapters.graded_state_machines.params_from_lists": _lazy(lambda: Example(
+        _gsm().params_to_lists(srn_params()))),
+    "tempnets.chapters.graded_state_machines.outputs": _lazy(lambda: Example(srn_params(), reber(), reber_strings())),
+    "tempnets.chapters.graded_state_machines.accepts": _lazy(lambda: Example(srn_params(), reber(), reber_strings())),
+    "tempnets.chapters.graded_state_machines.random_sequences": _a(3, 0, work=["n"]),
+    "tempnets.chapters.graded_state_machines.accept_flat": _lazy(lambda: Example(srn_params(), *reber_flat())),
+    "tempnets.chapters.graded_state_machines.grammatical_flat": _lazy(lambda: Example(reber(), *reber_flat())),
+    "tempnets.chapters.graded_state_machines.random_grammatical_probability": _lazy(lambda: Example(reber())),
+    "tempnets.chapters.graded_state_machines.predicts_exactly_legal": _lazy(lambda: Example(
+        srn_params(), reber(), "BTXSE")),
+    "tempnets.chapters.graded_state_machines.node_separability": _a(
+        np.arange(8.0).reshape(4, 2), np.array(["#1", "#3", "#1", "#3"])),
+    "tempnets.chapters.graded_state_machines.length_statistics": _lazy(lambda: Example(reber(), 20)),
+    "tempnets.chapters.graded_state_machines.length_constraint_predictions": _lazy(lambda: Example(
+        srn_params(), reber())),
+    "tempnets.chapters.graded_state_machines.tss": _lazy(lambda: Example(srn_params(), reber(), reber_strings())),
+    "tempnets.chapters.graded_state_machines.optimal_tss": _lazy(lambda: Example(reber(), reber_strings())),
+    "tempnets.chapters.graded_state_machines.figure15_purity": _lazy(lambda: Example(
+        srn_params(), reber(), reber_strings())),
+    "tempnets.chapters.graded_state_machines.acp_pattern_design": _lazy(lambda: Example(
+        reber_strings(), reber_strings(), reber(), range(3))),
+    "tempnets.chapters.graded_state_machines.acp_pattern_r_squared": _a(
+        [(0, 1), (1, 2), (2, 3)], np.array([[0.1, 0.5, 0.9]]), np.full((3, 7), 0.3)),
+    "tempnets.chapters.graded_state_machines.plausible_best_orders": _a(np.array([[0.1, 0.5], [0.2, 0.6]])),
+    "tempnets.chapters.graded_state_machines.problem3_strings": _a(2),
+    "tempnets.chapters.graded_state_machines.problem3_solved": _lazy(lambda: Example(
+        [np.full((6, 7), 0.5)] * 2, _gsm().problem3_strings(2))),
+    "tempnets.chapters.graded_state_machines.problem3_shared_learned": _lazy(lambda: Example(
+        [np.full((6, 7), 0.5)] * 2, _gsm().problem3_strings(2))),
+    "tempnets.chapters.graded_state_machines.train_problem3": _a(2, 1, 1, 2, 0, 1, budget=2,
+                                                                  work=["max_epochs", "n_networks"]),
+    "tempnets.chapters.graded_state_machines.growth_evidence": _a([10.0, 20.0, float("inf")]),
+    "tempnets.chapters.graded_state_machines.growth_decided": _a([[1.0] * 6, [2.0] * 6]),
+    "tempnets.chapters.graded_state_machines.twin_nearest_neighbours": _a(
+        np.arange(8.0).reshape(4, 2), ["a", "a", "b", "b"], ["T", "P", "T", "P"]),
+    "tempnets.chapters.graded_state_machines.embedded_states": _lazy(lambda: Example(
+        srn_params(), _emb_gsm(), 4)),
+    # chapters.mozer_rates
+    "tempnets.chapters.mozer_rates.task_config": _a("delay1", 1.0, 0.02, 100.0),
+    "tempnets.chapters.mozer_rates.choose": _a(np.array([[0.5, 0.9], [0.1, 0.2]])),
+    # chapters.periodically_attentive_units
+    "tempnets.chapters.periodically_attentive_units.Sizes": _a(2, 10, 5, 10),
+    "tempnets.chapters.periodically_attentive_units.condition_config": _a("SRN"),
+    "tempnets.chapters.periodically_attentive_units.test_strings": _lazy(lambda: Example(
+        emb(), 3, 0, work=["n"])),
+    "tempnets.chapters.periodically_attentive_units.length_statistics": _a(["BTBTXSETE", "BPBPVVEPE"]),
+    "tempnets.chapters.periodically_attentive_units.score": _lazy(lambda: Example(
+        srn_params(), ["BTBTXSETE", "BPBPVVEPE"], emb(), _train_config())),
+    "tempnets.chapters.periodically_attentive_units.complementary_pairs": _a(2, 0, work=["n"]),
+    "tempnets.chapters.periodically_attentive_units.hidden_differences": _lazy(lambda: Example(
+        srn_params(), _pau().complementary_pairs(2, 0), _train_config())),
+    "tempnets.chapters.periodically_attentive_units.hidden_trace": _lazy(lambda: Example(
+        srn_params(), "BTBTXSETE", _train_config())),
+    "tempnets.chapters.periodically_attentive_units.indicator_units": _lazy(lambda: Example(
+        srn_params(), ["BTBTXSETE", "BPBPVVEPE"], _train_config())),
+    "tempnets.chapters.periodically_attentive_units.activation_table": _lazy(lambda: Example(
+        srn_params(), "BTBTXSETE", _train_config())),
+    "tempnets.chapters.periodically_attentive_units.failure_cases": _lazy(lambda: Example(
+        srn_params(), ["BTBTXSETE", "BPBPVVEPE"], _train_config())),
+    "tempnets.chapters.periodically_attentive_units.params_from_data": _lazy(lambda: Example(
+        {"params": [v[None].tolist() for v in srn_params()]})),
+    "tempnets.chapters.periodically_attentive_units.flat_params": _lazy(lambda: Example(srn_params())),
+    "tempnets.chapters.periodically_attentive_units.unflat_params": _lazy(lambda: Example(
+        _pau().flat_params(srn_params()), srn_params())),
+    "tempnets.chapters.periodically_attentive_units.summed_error": _lazy(lambda: Example(
+        srn_params(), ["BTBTXSETE", "BPBPVVEPE"], _train_config())),
+    "tempnets.chapters.periodically_attentive_units.thesis_embedded_reber": _a(False, 0.5),
+    "tempnets.chapters.periodically_attentive_units.attention_mask": _a((1, 2), (0, 1), 5),
+    # chapters.temporal_kernels
+    "tempnets.chapters.temporal_kernels.model_functions": _a("TKRNN"),
+    "tempnets.chapters.temporal_kernels.build": _lazy(lambda: Example("TKRNN", recall_task(), 4, 0)),
+    "tempnets.chapters.temporal_kernels.hidden_drift": _lazy(lambda: Example(
+        np.ones((recall_task().steps(2), 2, 4)), recall_task(), 2)),
+    "tempnets.chapters.temporal_kernels.pulse_states": _a(np.array([0.5, 0.9]), 10),
+    "tempnets.chapters.temporal_kernels.hidden_states": _lazy(lambda: Example("TKRNN", tk_params(), tk_batch()[0])),
+    "tempnets.chapters.temporal_kernels.training_search_sizes": _a("book"),
+    "tempnets.chapters.temporal_kernels.curriculum_task": _lazy(lambda: Example(tk_sizes(), 1)),
+    "tempnets.chapters.temporal_kernels.validation_batch": _lazy(lambda: Example(tk_sizes(), 0, 0)),
+    "tempnets.chapters.temporal_kernels.validation_scores": _lazy(lambda: Example(
+        "TKRNN", _tkc().build("TKRNN", tk_sizes().task, tk_sizes().hidden, 0),
+        _tkc().validation_batch(tk_sizes()))),
+    "tempnets.chapters.temporal_kernels.evaluate": _lazy(lambda: Example(
+        "TKRNN", _tkc().build("TKRNN", tk_sizes().task, tk_sizes().hidden, 0), tk_sizes(), 0, budget=2)),
+    "tempnets.chapters.temporal_kernels.train_one": _lazy(lambda: Example("TKRNN", tk_sizes(), 0, 0,
+                                                                          progress=False, budget=2)),
+    "tempnets.chapters.mozer_rates.search": _a("delay1", "focused", ((1.0, 0.02, 100.0),), 1, 2, 0, False,
+                                               budget=2, work=["runs", "epochs"]),
+    "tempnets.chapters.periodically_attentive_units.make_test_sets": _a(0, "embedded", "book", 5, budget=2,
+                                                                              work=["n_test"]),
+    "tempnets.chapters.periodically_attentive_units.train_condition": _lazy(lambda: Example(
+        emb(), _train_config(), _pau().Sizes(1, 4, 2, 5),
+        tests={"test": (_pau().test_strings(emb(), 3, 0), emb())}, progress=False, budget=2)),
+    "tempnets.checkpoint.check_checkpoint": _lazy(lambda: Example(tmp() + "/ckpt-check", {"run": 1})),
+    "tempnets.checkpoint.open_checkpoint": _lazy(lambda: Example(tmp() + "/ckpt-open", {"run": 1})),
+}
+
+
+def _claims():
+    from tempnets import claims
+
+    return claims
+
+
+@functools.cache
+def emb():
+    from tempnets import grammars
+
+    return grammars.embedded_reber()
+
+
+def emb_strings():
+    return ["BTBTXSETE", "BPBPVVEPE"]
+
+
+@functools.cache
+def emb_flat():
+    g = emb()
+    enc = [g.encode(s) for s in emb_strings()]
+    flat = np.concatenate(enc)
+    offsets = np.concatenate([[0], np.cumsum([len(e) for e in enc])]).astype(np.int64)
+    return flat, offsets
+
+
+@functools.cache
+def emb_activations():
+    from tempnets import srn
+
+    y = srn.srn_forward(srn_params(), *emb_flat())[0]
+    return np.split(y, np.cumsum([len(s) - 1 for s in emb_strings()])[:-1])
+
+
+def _emb_gsm():
+    return emb()
+
+
+@functools.cache
+def _linkage():
+    from tempnets import analysis
+
+    return analysis.cluster_hidden_states(np.array([[0.0, 1.0], [1.0, 0.0], [0.1, 0.9], [0.9, 0.2]]))
+
+
+@functools.cache
+def _acp():
+    from tempnets import analysis
+
+    return analysis.average_conditional_probabilities(reber_strings(), reber(), range(3))
+
+
+def _fwc():
+    from tempnets.chapters import fast_weights
+
+    return fast_weights
+
+
+def _gsm():
+    from tempnets.chapters import graded_state_machines
+
+    return graded_state_machines
+
+
+def _pau():
+    from tempnets.chapters import periodically_attentive_units
+
+    return periodically_attentive_units
+
+
+@functools.cache
+def _fw_U(task):
+    from tempnets import fast_weights as fw
+
+    return fw.init_slow_weights(_fwc().make_net(task), rng=0)
+
+
+@functools.cache
+def tk_sizes():
+    from tempnets.chapters import temporal_kernels as tk
+
+    return tk.Sizes(4, 2, (2, 3), 4, 2, 2, 1e-2, 1, 1, (2,), 2)
+
+
+def _tkc():
+    from tempnets.chapters import temporal_kernels
+
+    return temporal_kernels
+
+
+@functools.cache
+def _focused_stack():
+    from tempnets import focused
+
+    return focused.init_many("focused", 2, 3, 2, 2, 0)
+
+
+def _train_config():
+    from tempnets.training import TrainConfig
+
+    return TrainConfig(n_hidden=3)
+
+
+# Public callables deliberately not called, with the reason.
+_RUNNER = ("an experiment runner: trains at book scale for minutes, so it cannot be called once "
+           "per bad input; its arguments reach it through experiments.reproduce, which checks "
+           "them (tests/test_cli.py)")
+NOT_PROBED: dict[str, str] = {
+    **{f"tempnets.chapters.{name}": _RUNNER for name in (
+        "fast_weights.run_flipflop", "fast_weights.run_parking", "fast_weights.run_linear_attention",
+        "focused_backprop.run_dear", "focused_backprop.run_verbs", "focused_backprop.run_reversed",
+        "focused_backprop.run_reproduce", "focused_backprop.run_large_verbs",
+        "graded_state_machines.run_reber_count", "graded_state_machines.run_reber_3hu",
+        "graded_state_machines.run_21_strings", "graded_state_machines.run_acp",
+        "graded_state_machines.run_problem3", "graded_state_machines.run_embedded",
+        "mozer_rates.run_rates",
+        "periodically_attentive_units.run_fig2_1", "periodically_attentive_units.run_fig4_2",
+        "periodically_attentive_units.run_fig5_2", "periodically_attentive_units.run_fig6_2",
+        "periodically_attentive_units.run_fig8_1", "periodically_attentive_units.run_fig8_2_8_3",
+        "periodically_attentive_units.run_fig8_4", "periodically_attentive_units.run_fig8_5",
+        "periodically_attentive_units.run_framing",
+        "temporal_kernels.run_long_delays", "temporal_kernels.run_kernels",
+        "temporal_kernels.run_serial_recall", "temporal_kernels.run_search",
+        "temporal_kernels.run_training_search")},
+    "tempnets.chapters.graded_state_machines.generalisation_sweep": (
+        "trains 45 networks for the chapter's sweep (minutes) whatever its sizes"),
+    "tempnets.chapters.periodically_attentive_units.train_conditions": (
+        "train_condition for each of several configs: probed through train_condition"),
+}

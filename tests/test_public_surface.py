@@ -1,0 +1,418 @@
+"""Every public name of every documented module refuses bad input with one of our errors.
+
+Issue 31, "the mechanism": the rule "every public function validates its arguments before a
+compiled kernel sees them" is enforced here, for every module at once, so that a new module
+or a new function cannot slip through.  For each module of :data:`DOCUMENTED` (the table of
+``tempnets/__init__.py``'s docstring and the chapters; a module without ``__all__`` fails) and
+of :data:`IF_EXPORTED` (when it has an ``__all__``), ``tests/surface_worker.py`` runs in a
+subprocess and calls every callable public name with a battery of bad inputs, ONE argument
+bad at a time and the others taken from the valid example call in
+``tests/surface_examples.py`` (a function with no entry there fails: "add valid example
+arguments for X").  Wrong shapes, dtypes, NaN/inf, negative, huge (10**6, 10**12, 10**400)
+and empty values, wrong types; the arrays are drawn by Hypothesis, derandomised, with a
+small fixed budget, so every run makes the same calls.
+
+A call passes when it returns normally or raises one of our one-line errors: a
+``ValueError``/``TypeError`` raised in ``tempnets/`` whose message names an argument (or an
+exception class of ours).  It fails on a crash (segfault, abort), a hang, a ``MemoryError`` or
+any raw error (``IndexError``, numba's ``TypingError``, numpy's ``ValueError``...).  A crash or
+hang stops the worker; it is restarted after the function that crashed.
+
+:data:`PENDING` lists the names known to fail in modules other engineers are changing, and
+:data:`UNFIXED` those known to fail elsewhere that were not fixed yet: each is an
+``xfail(strict=True)``, so it fails the suite the moment it is fixed (then remove its line).
+
+For whoever fixes them: ``SURFACE_RESULTS=out.json`` writes every failure found (up to 4 per
+function, one per argument), ``SURFACE_LOG=file`` every call as it is made (to see what
+hangs), ``SURFACE_CALL_TIMEOUT=seconds`` sets the hang limit (default 120: the first calls
+compile kernels).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import select
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import surface_examples  # noqa: E402
+
+
+
+def documented_modules() -> list[str]:
+    """The modules of the table in ``tempnets/__init__.py``'s docstring (````name```` rows), so
+    that a module added to the table is walked without editing this file."""
+    import re
+
+    import tempnets
+
+    return re.findall(r"^``(\w+)``\s", tempnets.__doc__, flags=re.MULTILINE)
+
+
+DOCUMENTED = documented_modules()
+IF_EXPORTED = ["portable", "portable_math", "checkpoint", "selfcheck", "assignments", "bookconfig",
+               "intervals", "explorer"]
+# Seconds without a word from the worker: a hang (the first calls compile kernels, so generous).
+CALL_TIMEOUT = float(os.environ.get("SURFACE_CALL_TIMEOUT", 120))
+
+# Known failures in modules owned by other engineers (issue 31), each an xfail(strict=True):
+# when one is fixed its test XPASSes, which fails the suite: then delete its line here.
+PENDING = {
+    "tempnets.experiments": "issue 31 items 8-10 (files/CLI): no __all__ yet",
+    "tempnets.chapters.checking_our_work.check_crossentropy_gradient": "issue 31 item 5 (grading): add its valid example arguments",
+    "tempnets.chapters.fast_weights.check_latch_fixed_point": "issue 31 item 5 (grading): add its valid example arguments",
+    "tempnets.chapters.fast_weights.check_linear_attention": "issue 31 item 5 (grading): add its valid example arguments",
+    "tempnets.chapters.fast_weights.check_p_step_from_to": "issue 31 item 5 (grading): add its valid example arguments",
+    "tempnets.chapters.fast_weights.check_sigma": "issue 31 item 5 (grading): add its valid example arguments",
+    "tempnets.chapters.focused_backprop.check_alpha_closed_form": "issue 31 item 5 (grading): add its valid example arguments",
+    "tempnets.chapters.focused_backprop.check_gamma": "issue 31 item 5 (grading): add its valid example arguments",
+    "tempnets.chapters.focused_backprop.check_rtrl_memory": "issue 31 item 5 (grading): add its valid example arguments",
+    "tempnets.chapters.graded_state_machines.check_bptt31_gradient": "issue 31 item 5 (grading): add its valid example arguments",
+    "tempnets.chapters.periodically_attentive_units.check_attention_mask": "issue 31 item 5 (grading): add its valid example arguments",
+    "tempnets.chapters.temporal_kernels.check_half_life": "issue 31 item 5 (grading): add its valid example arguments",
+    "tempnets.chapters.temporal_kernels.check_kernel": "issue 31 item 5 (grading): add its valid example arguments",
+    "tempnets.chapters.temporal_kernels.check_lambda_grad": "issue 31 item 5 (grading): add its valid example arguments",
+    "tempnets.checkpoint.check_checkpoint": "issue 31 item 5 (grading): TypeError for a bad directory",
+    "tempnets.checkpoint.open_checkpoint": "issue 31 items 3, 10 (files/CLI): TypeError for a bad directory",
+    "tempnets.optim.adam_init": "issue 31 item 6 (kernels): AttributeError for a bad params",
+    "tempnets.optim.adam_step": "issue 31 item 6 (kernels): TypeError for a bad params",
+    "tempnets.optim.clip_by_global_norm": "issue 31 item 6 (kernels): AttributeError for a bad grads",
+    "tempnets.optim.train": "issue 31 item 6 (kernels): AttributeError for a bad params",
+    "tempnets.portable_math.affine_into": "issue 31 item 4 (kernels): TypingError for a bad out",
+    "tempnets.portable_math.colsum": "issue 31 item 4 (kernels): AttributeError for a bad D",
+    "tempnets.portable_math.colsum_acc": "issue 31 item 4 (kernels): TypingError for a bad out",
+    "tempnets.portable_math.colsum_products": "issue 31 item 4 (kernels): AttributeError for a bad D",
+    "tempnets.portable_math.colsum_products_acc": "issue 31 item 4 (kernels): TypingError for a bad out",
+    "tempnets.portable_math.exp": "issue 31 item 4 (kernels): TypingError for a bad x",
+    "tempnets.portable_math.exp_nonpositive_f32": "issue 31 item 4 (kernels): TypeError for a bad z",
+    "tempnets.portable_math.exp_nonpositive_of_dtype": "issue 31 item 4 (kernels): add valid example arguments",
+    "tempnets.portable_math.log": "issue 31 item 4 (kernels): TypingError for a bad x",
+    "tempnets.portable_math.log_of": "issue 31 item 4 (kernels): TypeError for a bad x",
+    "tempnets.portable_math.logistic": "issue 31 item 4 (kernels): TypingError for a bad u",
+    "tempnets.portable_math.logistic_f32": "issue 31 item 4 (kernels): TypeError for a bad u",
+    "tempnets.portable_math.logistic_into": "issue 31 item 4 (kernels): TypingError for a bad out",
+    "tempnets.portable_math.logistic_of": "issue 31 item 4 (kernels): TypeError for a bad u",
+    "tempnets.portable_math.logistic_of_dtype": "issue 31 item 4 (kernels): add valid example arguments",
+    "tempnets.portable_math.matmul": "issue 31 item 4 (kernels): AttributeError for a bad A",
+    "tempnets.portable_math.matmul_acc": "issue 31 item 4 (kernels): TypingError for a bad out",
+    "tempnets.portable_math.negligible_to_zero": "issue 31 item 4 (kernels): add valid example arguments",
+    "tempnets.portable_math.outer": "issue 31 item 4 (kernels): AttributeError for a bad D",
+    "tempnets.portable_math.outer_acc": "issue 31 item 4 (kernels): TypingError for a bad out",
+    "tempnets.portable_math.sum_of_squares": "issue 31 item 4 (kernels): TypingError for a bad a",
+    "tempnets.portable_math.tanh": "issue 31 item 4 (kernels): TypingError for a bad u",
+    "tempnets.portable_math.tanh_f32": "issue 31 item 4 (kernels): TypingError for a bad u",
+    "tempnets.portable_math.tanh_into": "issue 31 item 4 (kernels): TypingError for a bad out",
+    "tempnets.portable_math.tanh_of_dtype": "issue 31 item 4 (kernels): add valid example arguments",
+    "tempnets.rnn_baselines.lstm_forward": "issue 31 items 4, 7, 11 (kernels): TypeError for a bad x",
+    "tempnets.rnn_baselines.lstm_init": "issue 31 items 4, 7, 11 (kernels): MemoryError for a bad n_in",
+    "tempnets.rnn_baselines.lstm_loss_and_grad": "issue 31 items 4, 7, 11 (kernels): TypeError for a bad x",
+    "tempnets.rnn_baselines.matched_hidden": "issue 31 items 4, 7, 11 (kernels): TypeError for a bad kind",
+    "tempnets.rnn_baselines.n_params": "issue 31 items 4, 7, 11 (kernels): TypeError for a bad kind",
+    "tempnets.rnn_baselines.rnn_forward": "issue 31 items 4, 7, 11 (kernels): TypeError for a bad x",
+    "tempnets.rnn_baselines.rnn_init": "issue 31 items 4, 7, 11 (kernels): MemoryError for a bad n_in",
+    "tempnets.rnn_baselines.rnn_loss_and_grad": "issue 31 items 4, 7, 11 (kernels): TypeError for a bad x",
+    "tempnets.sequences.encode": "issue 31 item 11 (kernels): AttributeError for a bad task",
+    "tempnets.sequences.make_batch": "issue 31 item 11 (kernels): AttributeError for a bad task",
+    "tempnets.sequences.recall_scores": "issue 31 item 11 (kernels): ValueError for a bad mask",
+    "tempnets.tkrnn.check_batch": "issue 31 item 5 (grading): TypeError for a bad x",
+    "tempnets.tkrnn.init_params": "issue 31 item 4 (kernels): MemoryError for a bad n_in",
+    "tempnets.tkrnn.kernel": "issue 31 item 4 (kernels): ValueError for a bad weights",
+    "tempnets.tkrnn.lam": "issue 31 item 4 (kernels): TypeError for a bad params",
+    "tempnets.tkrnn.output_loss_and_grad": "issue 31 item 4 (kernels): AttributeError for a bad S",
+    "tempnets.tkrnn.scored_rows": "issue 31 item 4 (kernels): AttributeError for a bad mask",
+    "tempnets.tkrnn.softmax_xent": "issue 31 item 4 (kernels): AttributeError for a bad logits",
+    "tempnets.tkrnn.tkrnn_forward": "issue 31 item 4 (kernels): TypeError for a bad x",
+    "tempnets.tkrnn.tkrnn_loss_and_grad": "issue 31 item 4 (kernels): TypeError for a bad x",
+}
+
+# Known failures left in modules this test's author could change but did not reach in the time
+# given (issue 31, "the mechanism": the first run found them; each is a raw error on a bad
+# argument, never a crash).  Same rule: an xfail(strict=True); fix one, delete its line.
+UNFIXED = {
+    "tempnets.analysis.acp_r_squared": "AttributeError for a bad table",
+    "tempnets.analysis.average_conditional_probabilities": "TypeError for a bad grammar",
+    "tempnets.analysis.cluster_composition": "ComplexWarning for a bad linkage_matrix",
+    "tempnets.analysis.cluster_hidden_states": "ValueError for a bad hidden",
+    "tempnets.analysis.cluster_purity": "ComplexWarning for a bad linkage_matrix",
+    "tempnets.analysis.conditional_probabilities": "TypeError for a bad alphabet",
+    "tempnets.analysis.network_averages": "ValueError for a bad activations",
+    "tempnets.analysis.presentation_label": "TypeError for a bad t",
+    "tempnets.chapters.fast_weights.best_baseline": "TypeError for a bad runs",
+    "tempnets.chapters.fast_weights.equivalence_errors": "TypeError for a bad seed",
+    "tempnets.chapters.fast_weights.explorer": "TraitError for a bad events",
+    "tempnets.chapters.fast_weights.format_summary": "TypeError for a bad sm",
+    "tempnets.chapters.fast_weights.latch_figure": "AttributeError for a bad axes",
+    "tempnets.chapters.fast_weights.make_stream": "TypeError for a bad seed",
+    "tempnets.chapters.fast_weights.steps_histogram": "ValueError for a bad solved",
+    "tempnets.chapters.fast_weights.summary": "ValueError for a bad solved",
+    "tempnets.chapters.fast_weights.system_diagram": "AttributeError for a bad ax",
+    "tempnets.chapters.fast_weights.test_stream": "TypeError for a bad seed",
+    "tempnets.chapters.fast_weights.train_baseline": "AttributeError for a bad stream",
+    "tempnets.chapters.fast_weights.train_fast_weights": "AttributeError for a bad stream",
+    "tempnets.chapters.focused_backprop.figure5_verbs": "add valid example arguments",
+    "tempnets.chapters.focused_backprop.operation_counts": "TypeError for a bad n_in",
+    "tempnets.chapters.focused_backprop.params_from_data": "add valid example arguments",
+    "tempnets.chapters.graded_state_machines.accept_flat": "ValueError for a bad flat",
+    "tempnets.chapters.graded_state_machines.accepts": "TypeError for a bad grammar",
+    "tempnets.chapters.graded_state_machines.acp_pattern_design": "TypeError for a bad grammar",
+    "tempnets.chapters.graded_state_machines.acp_pattern_r_squared": "TypeError for a bad rows",
+    "tempnets.chapters.graded_state_machines.comparisons_against": "TypeError for a bad differences",
+    "tempnets.chapters.graded_state_machines.embedded_states": "TypeError for a bad grammar",
+    "tempnets.chapters.graded_state_machines.figure15_purity": "ValueError for a bad params",
+    "tempnets.chapters.graded_state_machines.grammatical_flat": "TypeError for a bad grammar",
+    "tempnets.chapters.graded_state_machines.growth_decided": "TypeError for a bad cells",
+    "tempnets.chapters.graded_state_machines.growth_evidence": "TypeError for a bad medians",
+    "tempnets.chapters.graded_state_machines.length_constraint_predictions": "TypeError for a bad grammar",
+    "tempnets.chapters.graded_state_machines.length_statistics": "TypeError for a bad grammar",
+    "tempnets.chapters.graded_state_machines.node_separability": "IndexError for a bad hidden",
+    "tempnets.chapters.graded_state_machines.params_from_lists": "TypeError for a bad d",
+    "tempnets.chapters.graded_state_machines.params_to_lists": "AttributeError for a bad params",
+    "tempnets.chapters.graded_state_machines.plausible_best_orders": "ValueError for a bad r2",
+    "tempnets.chapters.graded_state_machines.predicts_exactly_legal": "TypeError for a bad grammar",
+    "tempnets.chapters.graded_state_machines.problem3_shared_learned": "TypeError for a bad y_list",
+    "tempnets.chapters.graded_state_machines.problem3_solved": "TypeError for a bad y_list",
+    "tempnets.chapters.graded_state_machines.problem3_strings": "MemoryError for a bad n_s",
+    "tempnets.chapters.graded_state_machines.random_grammatical_probability": "TypeError for a bad grammar",
+    "tempnets.chapters.graded_state_machines.random_sequences": "TypeError for a bad letters",
+    "tempnets.chapters.graded_state_machines.train_problem3": "TypeError for a bad n_hidden",
+    "tempnets.chapters.graded_state_machines.twin_nearest_neighbours": "ValueError for a bad hidden",
+    "tempnets.chapters.mozer_rates.choose": "ValueError for a bad score",
+    "tempnets.chapters.mozer_rates.search_grid": "add valid example arguments",
+    "tempnets.chapters.mozer_rates.side_by_side": "add valid example arguments",
+    "tempnets.chapters.mozer_rates.task_config": "TypeError for a bad mu",
+    "tempnets.chapters.periodically_attentive_units.Sizes": "TypeError for a bad n_strings",
+    "tempnets.chapters.periodically_attentive_units.activation_table": "AttributeError for a bad params",
+    "tempnets.chapters.periodically_attentive_units.attention_mask": "TypeError for a bad period",
+    "tempnets.chapters.periodically_attentive_units.condition_config": "TypeError for a bad name",
+    "tempnets.chapters.periodically_attentive_units.failure_cases": "AttributeError for a bad params",
+    "tempnets.chapters.periodically_attentive_units.flat_params": "TypeError for a bad params",
+    "tempnets.chapters.periodically_attentive_units.hidden_differences": "AttributeError for a bad params",
+    "tempnets.chapters.periodically_attentive_units.hidden_trace": "AttributeError for a bad params",
+    "tempnets.chapters.periodically_attentive_units.indicator_units": "TypeError for a bad strings",
+    "tempnets.chapters.periodically_attentive_units.length_statistics": "ValueError for a bad strings",
+    "tempnets.chapters.periodically_attentive_units.make_test_sets": "KeyError for a bad grammar_name",
+    "tempnets.chapters.periodically_attentive_units.params_from_data": "TypeError for a bad data",
+    "tempnets.chapters.periodically_attentive_units.score": "AttributeError for a bad params",
+    "tempnets.chapters.periodically_attentive_units.summed_error": "TypeError for a bad strings",
+    "tempnets.chapters.periodically_attentive_units.test_strings": "AttributeError for a bad grammar",
+    "tempnets.chapters.periodically_attentive_units.train_condition": "AttributeError for a bad grammar",
+    "tempnets.chapters.periodically_attentive_units.unflat_params": "IndexError for a bad x",
+    "tempnets.chapters.temporal_kernels.build": "AttributeError for a bad name",
+    "tempnets.chapters.temporal_kernels.curriculum_task": "AttributeError for a bad sz",
+    "tempnets.chapters.temporal_kernels.evaluate": "AttributeError for a bad name",
+    "tempnets.chapters.temporal_kernels.hidden_drift": "TypeError for a bad states",
+    "tempnets.chapters.temporal_kernels.hidden_states": "AttributeError for a bad name",
+    "tempnets.chapters.temporal_kernels.model_functions": "AttributeError for a bad name",
+    "tempnets.chapters.temporal_kernels.params_from_data": "add valid example arguments",
+    "tempnets.chapters.temporal_kernels.pulse_states": "ValueError for a bad lambdas",
+    "tempnets.chapters.temporal_kernels.search_choice": "add valid example arguments",
+    "tempnets.chapters.temporal_kernels.sizes_of": "add valid example arguments",
+    "tempnets.chapters.temporal_kernels.train_one": "AttributeError for a bad name",
+    "tempnets.chapters.temporal_kernels.training_choice": "add valid example arguments",
+    "tempnets.chapters.temporal_kernels.validation_batch": "AttributeError for a bad sz",
+    "tempnets.chapters.temporal_kernels.validation_scores": "AttributeError for a bad name",
+    "tempnets.checks.array": "TypeError for a bad shape",
+    "tempnets.checks.count": "TypeError for a bad minimum",
+    "tempnets.checks.real": "TypeError for a bad low",
+    "tempnets.explorer.explorer": "TypeError for a bad grammar",
+    "tempnets.explorer.state_figure": "ValueError for a bad params",
+    "tempnets.fast_weights.additive_memory": "ValueError for a bad q",
+    "tempnets.fast_weights.linear_attention": "ValueError for a bad q",
+    "tempnets.focused.init_many": "TypeError for a bad arch",
+    "tempnets.focused.make_sequences": "TypeError for a bad inputs",
+    "tempnets.focused_training.evaluate": "AttributeError for a bad params",
+    "tempnets.focused_training.learning_rates": "AttributeError for a bad config",
+    "tempnets.focused_training.train": "AttributeError for a bad config",
+    "tempnets.focused_training.zero_output_score": "AttributeError for a bad config",
+    "tempnets.intervals.share_difference": "ValueError for a bad k1",
+    "tempnets.metrics.accepted": "TypeError for a bad activations",
+    "tempnets.metrics.as_activation_list": "TypeError for a bad activations",
+    "tempnets.metrics.embed_final_many": "ValueError for a bad activations",
+    "tempnets.metrics.embed_predicted": "TypeError for a bad activations",
+    "tempnets.metrics.exit_outcomes": "TypeError for a bad activations",
+    "tempnets.metrics.final_predicted": "TypeError for a bad activations",
+    "tempnets.metrics.generalisation_counts": "TypeError for a bad activations",
+    "tempnets.metrics.legal_successors": "TypeError for a bad prefix",
+    "tempnets.metrics.outcomes_by_embedding_length": "TypeError for a bad outcomes",
+    "tempnets.metrics.successor_activations": "TypeError for a bad activations",
+    "tempnets.plots.acp_curves": "ValueError for a bad tests",
+    "tempnets.plots.dendrogram": "TypeError for a bad linkage_matrix",
+    "tempnets.plots.grammar_diagram": "TypeError for a bad grammar",
+    "tempnets.plots.hinton": "ValueError for a bad weights",
+    "tempnets.plots.hits_by_length": "TypeError for a bad result",
+    "tempnets.plots.learning_curve": "TypeError for a bad x",
+    "tempnets.plots.network_state": "AttributeError for a bad layers",
+    "tempnets.plots.unfolded_network": "TypeError for a bad T",
+    "tempnets.streams.parking": "ValueError for a bad labels",
+    "tempnets.training.bptt_gradient": "ValueError for a bad config",
+    "tempnets.training.train_epochs": "SystemError for a bad strings",
+    "tempnets.training.train_online": "ValueError for a bad config",
+    "tempnets.verbs.buffered": "ValueError for a bad codes",
+    "tempnets.verbs.dear_task": "TypeError for a bad words",
+    "tempnets.verbs.encode_symbols": "ValueError for a bad word",
+    "tempnets.verbs.held_out_regulars": "AttributeError for a bad dictionary",
+    "tempnets.verbs.large_verb_corpus": "AttributeError for a bad dictionary",
+    "tempnets.verbs.phoneme_features": "ValueError for a bad spelling",
+    "tempnets.verbs.regular_class": "ValueError for a bad spelling",
+    "tempnets.verbs.rm_spelling": "ValueError for a bad word",
+    "tempnets.verbs.verb_inputs": "ValueError for a bad spelling",
+    "tempnets.verbs.verb_task": "TypeError for a bad items",
+    "tempnets.verbs.wickelements": "ValueError for a bad word",
+}
+
+
+def chapter_modules() -> list[str]:
+    import pkgutil
+
+    import tempnets.chapters
+
+    return [f"chapters.{m.name}" for m in pkgutil.iter_modules(tempnets.chapters.__path__)]
+
+
+def surface() -> tuple[list, list]:
+    """The modules walked, and ``(module, name)`` of every public callable that needs a check."""
+    modules = [f"tempnets.{m}" for m in DOCUMENTED + chapter_modules()]
+    modules += [f"tempnets.{m}" for m in IF_EXPORTED
+                if hasattr(importlib.import_module(f"tempnets.{m}"), "__all__")]
+    names = []
+    for mod in modules:
+        module = importlib.import_module(mod)
+        for name in getattr(module, "__all__", []):
+            if surface_examples.needs_example(getattr(module, name, None)):
+                names.append((mod, name))
+    return modules, names
+
+
+MODULES, NAMES = surface()
+
+
+# ----------------------------------------------------------------------------- running the workers
+
+def run_modules(modules: list) -> dict:
+    """``{qualname: [failure, ...]}``, from one worker for all ``modules`` (importing once is
+    most of a worker's start), restarted after the function that crashed or hung."""
+    results, skip = {}, []
+    while True:
+        current, last_call, ended = None, None, False
+        env = dict(os.environ, TEMPNETS_PROGRESS="0", MPLBACKEND="Agg", NUMBA_NUM_THREADS="1",
+                   OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", PYTHONFAULTHANDLER="")
+        errors = tempfile.TemporaryFile()  # not a pipe: a chatty worker must not block on it
+        proc = subprocess.Popen([sys.executable, str(HERE / "surface_worker.py"), *modules,
+                                 "--skip=" + ",".join(skip)],
+                                stdout=subprocess.PIPE, stderr=errors, env=env)
+        hung, log = False, os.environ.get("SURFACE_LOG")  # SURFACE_LOG=file: every line, for debugging
+        for line in _lines(proc):
+            if line is None:
+                hung = True
+                break
+            if log:
+                with open(log, "a") as fh:
+                    fh.write(f"{time.time():.2f} {line}\n")
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if "start" in rec:
+                current, last_call = rec["start"], None
+            elif "call" in rec:
+                last_call = rec
+            elif "done" in rec:
+                results[rec["done"]] = rec["failures"]
+                skip.append(rec["done"])
+                current = None
+            elif "end" in rec:
+                ended = True
+        if hung:
+            proc.kill()
+        proc.wait()
+        errors.seek(0)
+        stderr = errors.read().decode(errors="replace").strip().splitlines()
+        errors.close()
+        if ended:
+            return results
+        what = (f"{last_call['arg']}={last_call['value']}: " if last_call else "")
+        if current is None:  # the worker died outside any function or module
+            raise RuntimeError(f"the surface worker failed (exit {proc.returncode}): "
+                               + " / ".join(stderr[-5:]))
+        cause = (f"hung (no answer in {CALL_TIMEOUT} s)" if hung
+                 else f"crashed the process (exit {proc.returncode}): " + " / ".join(stderr[-2:]))
+        results[current] = [what + cause]
+        skip.append(current)
+
+
+def _lines(proc):
+    """The worker's lines; ``None`` when it says nothing for ``CALL_TIMEOUT`` seconds."""
+    buf = b""
+    fd = proc.stdout.fileno()
+    while True:
+        ready, _, _ = select.select([fd], [], [], CALL_TIMEOUT)
+        if not ready:
+            yield None
+            return
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            return
+        buf += chunk
+        *lines, buf = buf.split(b"\n")
+        for line in lines:
+            yield line.decode()
+
+
+@pytest.fixture(scope="module")
+def results():
+    """Every public name's failures (run once for the whole file, in one worker)."""
+    found = run_modules([m for m in MODULES if hasattr(importlib.import_module(m), "__all__")])
+    if os.environ.get("SURFACE_RESULTS"):  # SURFACE_RESULTS=file.json: every failure, for a fixer
+        Path(os.environ["SURFACE_RESULTS"]).write_text(json.dumps(found, indent=1))
+    return found
+
+
+# ----------------------------------------------------------------------------- the tests
+
+def _param(qualname):
+    known = PENDING.get(qualname) or UNFIXED.get(qualname)
+    marks = [pytest.mark.xfail(strict=True, reason=known)] if known else []
+    return pytest.param(qualname, marks=marks, id=qualname)
+
+
+@pytest.mark.parametrize("module", [_param(m) for m in MODULES])
+def test_module_declares_its_public_names(module):
+    """A documented module says what is public (``__all__``): nothing else is walked."""
+    assert hasattr(importlib.import_module(module), "__all__"), (
+        f"{module} has no __all__: list its public names (and make raw kernels private)")
+
+
+@pytest.mark.parametrize("qualname", [_param(f"{m}.{n}") for m, n in NAMES])
+def test_public_name_refuses_bad_input_with_our_errors(qualname, results):
+    module = qualname.rsplit(".", 1)[0]
+    assert not results.get(module), f"{module}: " + "; ".join(results[module])
+    assert qualname in results, f"{qualname} was not called (see the worker's output)"
+    failures = results[qualname]
+    assert not failures, f"{qualname}:\n  " + "\n  ".join(failures)
+
+
+def test_every_example_names_a_public_function():
+    """An entry of the examples table for a name that is no longer public is stale."""
+    public = {f"{m}.{n}" for m in MODULES for n in getattr(importlib.import_module(m), "__all__", [])}
+    stale = sorted((set(surface_examples.EXAMPLES) | set(surface_examples.NOT_PROBED)) - public)
+    assert not stale, f"tests/surface_examples.py has entries for names that are not public: {stale}"
+
+
+def test_the_documented_modules_are_found():
+    assert {"srn", "tkrnn", "chapters", "optim"} <= set(DOCUMENTED), DOCUMENTED
+
+
+def test_pending_names_are_public():
+    public = {f"{m}.{n}" for m, n in NAMES} | set(MODULES)
+    stale = sorted((set(PENDING) | set(UNFIXED)) - public)
+    assert not stale, f"PENDING names that are not public (remove them): {stale}"
