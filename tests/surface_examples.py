@@ -340,10 +340,6 @@ EXAMPLES = {
     "tempnets.tkrnn.multiply_adds": _a(3, 4, 5, 1),
     "tempnets.tkrnn.check_batch": _lazy(lambda: Example(*tk_batch(), 3, 5)),
     "tempnets.tkrnn.softmax_xent": _lazy(lambda: Example(np.zeros((4, 2, 5)), *tk_batch()[1:])),
-    "tempnets.tkrnn.output_loss_and_grad": _lazy(lambda: Example(
-        np.ones((8, 4)), np.arange(8), 8, np.ones((5, 4)), np.zeros(5), np.ones((5, 4)),
-        *tk_batch()[1:], 2)),
-    "tempnets.tkrnn.scored_rows": _a(np.ones((4, 2))),
     # rnn_baselines
     "tempnets.rnn_baselines.rnn_init": _a(3, 4, 5, 0),
     "tempnets.rnn_baselines.rnn_forward": _lazy(lambda: Example(rnn_params(), tk_batch()[0])),
@@ -373,23 +369,24 @@ EXAMPLES = {
     "tempnets.portable_math.log": _a(0.5),
     "tempnets.portable_math.tanh": _a(0.5),
     "tempnets.portable_math.logistic": _a(0.5),
-    "tempnets.portable_math.logistic_of": _a(0.5),
-    "tempnets.portable_math.log_of": _a(0.5),
-    "tempnets.portable_math.exp_nonpositive_f32": _a(np.float32(-0.5)),
-    "tempnets.portable_math.logistic_f32": _a(np.float32(0.5)),
-    "tempnets.portable_math.tanh_f32": _a(np.float32(0.5)),
-    "tempnets.portable_math.logistic_into": _a(np.empty(3), np.ones(3)),
-    "tempnets.portable_math.tanh_into": _a(np.empty(3), np.ones(3)),
-    "tempnets.portable_math.matmul_acc": _a(np.zeros((2, 4)), np.ones((2, 3)), np.ones((3, 4))),
-    "tempnets.portable_math.affine_into": _a(np.zeros((2, 4)), np.ones((2, 3)), np.ones((3, 4)), np.ones(4)),
     "tempnets.portable_math.matmul": _a(np.ones((2, 3)), np.ones((3, 4)), np.ones(4)),
-    "tempnets.portable_math.outer_acc": _a(np.zeros((4, 3)), np.ones((2, 4)), np.ones((2, 3))),
     "tempnets.portable_math.outer": _a(np.ones((2, 4)), np.ones((2, 3))),
     "tempnets.portable_math.colsum": _a(np.ones((2, 4))),
-    "tempnets.portable_math.colsum_acc": _a(np.zeros(4), np.ones((2, 4))),
     "tempnets.portable_math.colsum_products": _a(np.ones((2, 4)), np.ones((2, 4))),
-    "tempnets.portable_math.colsum_products_acc": _a(np.zeros(4), np.ones((2, 4)), np.ones((2, 4))),
     "tempnets.portable_math.sum_of_squares": _a(np.ones(4)),
+    # portable (checked from Python; the compiled callers use the kernels)
+    "tempnets.portable.logistic": _a(0.5),
+    "tempnets.portable.dot4": _a(np.ones((1, 4)), 0, np.ones((1, 4)), 0, 4),
+    "tempnets.portable.finite": _a(np.ones(3)),
+    # the checkpoint format (.npz + JSON)
+    "tempnets.checkpoint.encode": _a({"w": np.ones(2), "step": 3}, {}),
+    "tempnets.checkpoint.decode": _lazy(lambda: Example(*_encoded())),
+    "tempnets.checkpoint.read_value": _lazy(lambda: Example(_saved_value())),
+    # claims' design check and control gate
+    "tempnets.claims.design_check": _lazy(lambda: Example(_claims().at_least(0.5), None, _design())),
+    "tempnets.claims.runs_needed": _lazy(lambda: Example(_claims().at_least(0.5), None, _design())),
+    "tempnets.claims.control_gate": _lazy(lambda: Example(
+        _claims().Claim("the baseline learns", "Fig. 1", 0.9, 0.95, _claims().at_least(0.5)))),
     # checkpoint
     "tempnets.checkpoint.Checkpoint": _lazy(lambda: Example(tmp() + "/ckpt-class")),
     # claims, grammars (classes with checks of their own)
@@ -590,6 +587,27 @@ def _claims():
     from tempnets import claims
 
     return claims
+
+
+def _design():
+    from tempnets import intervals
+
+    return intervals.mean([0.2, 0.6, 0.9], bounds=(0.0, 1.0)).design
+
+
+def _encoded():
+    from tempnets import checkpoint
+
+    arrays = {}
+    return checkpoint.encode({"w": np.ones(2), "step": 3}, arrays), arrays
+
+
+def _saved_value():
+    from tempnets import checkpoint
+
+    ck = checkpoint.open_checkpoint(tempfile.mkdtemp(dir=tmp()) + "/ck", {"run": 1})
+    ck.save("w", {"w": np.ones(2)})
+    return ck.directory + "/w.npz"
 
 
 @functools.cache

@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import grading_cheats as G  # noqa: E402
 
 from tempnets import assignments as A  # noqa: E402
+from tempnets import selfcheck  # noqa: E402
 
 ALL = os.environ.get("TEMPNETS_ALL_ASSIGNMENTS") == "1"
 QUICK = "checking_our_work"
@@ -43,7 +44,7 @@ def assert_graded_as_honest_wrong(chapter):
         passed, message = G.grade_directly(chapter, cheat)
         assert not passed, f"{chapter}: {cheat} passed"
         if cheat == "loops forever":
-            assert "stopped after 10 s without an answer" in message
+            assert f"stopped after {selfcheck.TIME_LIMIT:g} s without an answer" in message
         elif cheat == "SystemExit in the check":
             assert "your function raised SystemExit" in message
         else:
