@@ -126,7 +126,7 @@ def _fields(value) -> dict:
     return dict(zip(value._fields, value))
 
 
-def encode(value, arrays: dict):
+def _encode(value, arrays: dict):
     """A JSON-able description of ``value``, its arrays and numpy scalars stored in ``arrays``
     (``name -> numpy array``) and named in the description.
 
@@ -158,8 +158,8 @@ def encode(value, arrays: dict):
         return {"$scalar": put(np.asarray(value))}
     if type(value) is dict:
         if all(isinstance(k, str) and not k.startswith("$") for k in value):
-            return {k: encode(v, arrays) for k, v in value.items()}
-        return {"$dict": [[encode(k, arrays), encode(v, arrays)] for k, v in value.items()]}
+            return {k: _encode(v, arrays) for k, v in value.items()}
+        return {"$dict": [[_encode(k, arrays), _encode(v, arrays)] for k, v in value.items()]}
     if type(value) is list:
         kinds = {type(v) for v in value}
         if len(value) >= 8 and kinds == {float}:
@@ -167,12 +167,12 @@ def encode(value, arrays: dict):
         if len(value) >= 8 and len(kinds) == 1 and issubclass(kinds.pop(), np.generic) \
                 and not value[0].dtype.hasobject:
             return {"$scalars": put(np.array(value, dtype=value[0].dtype))}
-        return [encode(v, arrays) for v in value]
+        return [_encode(v, arrays) for v in value]
     if type(value) is tuple:
-        return {"$tuple": [encode(v, arrays) for v in value]}
+        return {"$tuple": [_encode(v, arrays) for v in value]}
     if _is_record_type(type(value)) and _type_name(type(value)) in SAVABLE:
         return {"$object": [_type_name(type(value)),
-                            {k: encode(v, arrays) for k, v in _fields(value).items()}]}
+                            {k: _encode(v, arrays) for k, v in _fields(value).items()}]}
     raise TypeError(f"cannot save a {_type_name(type(value))} in a checkpoint (it holds dicts, "
                     "lists, tuples, str, int, float, bool, None, numpy arrays and scalars, and "
                     f"the types of tempnets.checkpoint.SAVABLE)")
@@ -191,7 +191,7 @@ def _savable_type(name):
     return cls
 
 
-def decode(node, arrays: dict):
+def _decode(node, arrays: dict):
     """The value :func:`encode` described as ``node`` (its arrays in ``arrays``).
 
     Raises
@@ -202,12 +202,12 @@ def decode(node, arrays: dict):
     if node is None or isinstance(node, (bool, str, int, float)):
         return node
     if isinstance(node, list):
-        return [decode(v, arrays) for v in node]
+        return [_decode(v, arrays) for v in node]
     if not isinstance(node, dict):
         raise ValueError(f"it holds a {type(node).__name__}")
     tags = [k for k in node if k.startswith("$")]
     if not tags:
-        return {k: decode(v, arrays) for k, v in node.items()}
+        return {k: _decode(v, arrays) for k, v in node.items()}
     if len(node) != 1:
         raise ValueError(f"an object mixes the tag {tags[0]!r} with other keys")
     tag, body = next(iter(node.items()))
@@ -226,13 +226,13 @@ def decode(node, arrays: dict):
     if tag == "$floats":
         return array(body).tolist()
     if tag == "$tuple" and isinstance(body, list):
-        return tuple(decode(v, arrays) for v in body)
+        return tuple(_decode(v, arrays) for v in body)
     if tag == "$dict" and isinstance(body, list) and all(
             isinstance(p, list) and len(p) == 2 for p in body):
-        return {decode(k, arrays): decode(v, arrays) for k, v in body}
+        return {_decode(k, arrays): _decode(v, arrays) for k, v in body}
     if tag == "$object" and isinstance(body, list) and len(body) == 2 and isinstance(body[1], dict):
         cls = _savable_type(body[0])
-        fields = {k: decode(v, arrays) for k, v in body[1].items()}
+        fields = {k: _decode(v, arrays) for k, v in body[1].items()}
         if dataclasses.is_dataclass(cls):
             wanted = {f.name for f in dataclasses.fields(cls) if f.init}
         else:
@@ -284,6 +284,40 @@ _UNREADABLE = (OSError, ValueError, TypeError, KeyError, EOFError, zipfile.BadZi
 """What reading a damaged or foreign file can raise (json's and numpy's errors are ValueErrors)."""
 
 
+def encode(value, arrays: dict):
+    """A JSON-able description of ``value``; its arrays go into the dict ``arrays`` (see
+    :func:`_encode` for the format).
+
+    Raises
+    ------
+    TypeError
+        When ``arrays`` is not a dict, or ``value`` holds something a checkpoint cannot give
+        back (naming its type).
+    """
+    if not isinstance(arrays, dict):
+        raise TypeError(f"arrays must be a dict (name -> numpy array) to store the arrays in, "
+                        f"got {type(arrays).__name__}")
+    return _encode(value, arrays)
+
+
+def decode(node, arrays: dict):
+    """The value :func:`encode` described as ``node``, its arrays taken from the dict ``arrays``.
+
+    Raises
+    ------
+    TypeError
+        When ``arrays`` is not a dict.
+    ValueError
+        When ``node`` is not such a description (naming what is wrong).
+    """
+    if not isinstance(arrays, dict):
+        raise TypeError(f"arrays must be a dict (name -> numpy array), got {type(arrays).__name__}")
+    try:
+        return _decode(node, arrays)
+    except ValueError as err:
+        raise ValueError(f"node is not a description made by encode: {err}") from None
+
+
 def read_value(path) -> dict:
     """``{"made_from": ..., "value": ...}`` saved in the file ``path`` by :meth:`Checkpoint.save`.
 
@@ -294,12 +328,14 @@ def read_value(path) -> dict:
     ValueError
         When it is not one (naming the file and why), without running anything in it.
     """
+    if not isinstance(path, (str, os.PathLike)) or not str(path):
+        raise TypeError(f"path must be the name of a checkpoint file, got {path!r}")
     path = Path(path)
     try:
         document, arrays = _unpack(path)
         if not (isinstance(document, dict) and set(document) == {"made_from", "value"}):
             raise ValueError("not a tempnets checkpoint value")
-        return {k: decode(v, arrays) for k, v in document.items()}
+        return {k: _decode(v, arrays) for k, v in document.items()}
     except FileNotFoundError:
         raise
     except _UNREADABLE as err:
@@ -358,7 +394,7 @@ class Checkpoint:
         """
         path = self._path(key)
         arrays: dict = {}
-        document = {"made_from": encode(made_from, arrays), "value": encode(value, arrays)}
+        document = {"made_from": _encode(made_from, arrays), "value": _encode(value, arrays)}
         try:
             _write_atomic(path, _pack(document, arrays))
         except OSError as err:

@@ -181,8 +181,9 @@ def is_finite_real(value) -> bool:
         return False
 
 
-def memory(n_floats, what: str) -> None:
-    """Refuse, before allocating, ``n_floats`` float64 values that cannot fit in memory.
+def memory(n_floats, what: str, itemsize: int = 8) -> None:
+    """Refuse, before allocating, ``n_floats`` values of ``itemsize`` bytes (float64: 8,
+    float32: 4) that cannot fit in memory.
 
     Raises ``ValueError`` naming ``what`` and the size when they would take more than the
     machine's physical memory (numpy would try and fail with a ``MemoryError``, or a Python
@@ -190,7 +191,7 @@ def memory(n_floats, what: str) -> None:
     """
     import os
 
-    n_bytes = 8 * count("n_floats", n_floats)
+    n_bytes = count("itemsize", itemsize, 1, 16) * count("n_floats", n_floats)
     try:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (AttributeError, OSError, ValueError):  # not POSIX: assume a large machine

@@ -61,6 +61,10 @@ __all__ = ["OUTCOMES", "NOT_TESTED", "UNDECIDABLE", "KINDS", "CATEGORIES", "COMP
            "ClaimFailed", "ClaimsTable", "design_check", "runs_needed", "control_gate"]
 
 
+CHECK_KINDS = ("within", "relative", "at_least", "at_most", "between", "true", "recorded")
+"""The kinds of :class:`Check`."""
+
+
 @dataclass(frozen=True)
 class Check:
     """A test of our value, with an explicit tolerance.
@@ -73,6 +77,17 @@ class Check:
     a: float = math.nan
     b: float = math.nan
     text: str = ""  # only for kind "recorded": the test as it was described when it ran
+
+    def __post_init__(self):
+        if self.kind not in CHECK_KINDS:
+            raise ValueError(f"check kind must be one of {', '.join(CHECK_KINDS)}, got {self.kind!r} "
+                             "(build a check with within, relative, at_least, at_most, between or is_true)")
+        for name in ("a", "b"):
+            value = getattr(self, name)
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+                raise TypeError(f"check {name} must be a number, got {value!r}")
+        if not isinstance(self.text, str):
+            raise TypeError(f"check text must be a string, got {self.text!r}")
 
     def holds(self, ours, paper=None) -> bool:
         """Whether ``ours`` passes this check (``paper`` is the reference for tolerance checks)."""
@@ -234,10 +249,19 @@ RUNS_TRIED = tuple(range(2, 31)) + tuple(range(35, 101, 5)) + tuple(range(120, 3
 """Numbers of runs :func:`runs_needed` tries, in order."""
 
 
+def _check_and_design(check, design, optional=False) -> None:
+    if not isinstance(check, Check):
+        raise TypeError(f"check must be a Check (within, at_least, ...), got {check!r}")
+    if not (isinstance(design, Design) or (optional and design is None)):
+        raise TypeError(f"design must be a tempnets.intervals.Design (an interval's .design), "
+                        f"got {design!r}")
+
+
 def runs_needed(check: "Check", paper, design: Design):
     """The smallest number of runs per group (of :data:`RUNS_TRIED`) at which a claim with this
     check and design could come out both ways, or ``None`` if none could.  A threshold on a
     count of runs stays the same count, unless it is all the runs ("every run"), which it stays."""
+    _check_and_design(check, design)
     region = check.region(paper)
     every = design.unit == "count" and design.sizes[0] in region
     for n in RUNS_TRIED:
@@ -256,6 +280,7 @@ def design_check(check: "Check", paper, design: Design | None) -> str:
     Nothing is trained: the verdicts are those of the most and the least favourable outcomes
     the design allows (all runs succeed or none; the two groups as far apart as the values
     allow).  A claim without a design (one measured value, a yes/no) is taken as decidable."""
+    _check_and_design(check, design, optional=True)
     if design is None or check.kind in ("true", "recorded"):
         return ""
     possible = _possible(check.region(paper), design)

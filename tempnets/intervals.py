@@ -81,7 +81,10 @@ class Design:
     def __post_init__(self):
         if self.estimator not in ESTIMATORS:
             raise ValueError(f"estimator must be one of {', '.join(ESTIMATORS)}, got {self.estimator!r}")
-        sizes = tuple(int(n) for n in np.atleast_1d(self.sizes))
+        raw = np.atleast_1d(self.sizes)
+        if raw.dtype.kind not in "iu" or raw.ndim != 1:
+            raise ValueError(f"sizes must be one or more numbers of runs >= 1, got {self.sizes!r}")
+        sizes = tuple(int(n) for n in raw)
         if not sizes or min(sizes) < 1:
             raise ValueError(f"sizes must be one or more numbers of runs >= 1, got {self.sizes!r}")
         object.__setattr__(self, "sizes", sizes)

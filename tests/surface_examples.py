@@ -390,6 +390,7 @@ EXAMPLES = {
     # checkpoint
     "tempnets.checkpoint.Checkpoint": _lazy(lambda: Example(tmp() + "/ckpt-class")),
     # claims, grammars (classes with checks of their own)
+    "tempnets.claims.Check": _a("at_least", 0.5),
     "tempnets.claims.Claim": _lazy(lambda: Example("s", "Fig. 1", 0.5, 0.5, _claims().within(0.1))),
     "tempnets.grammars.FiniteStateGrammar": _a("g", "BE", (("s", "B", "m", 1.0), ("m", "E", None, 1.0)), "s"),
     # metrics

@@ -85,15 +85,12 @@ PENDING = {
     "tempnets.checkpoint.check_checkpoint": "issue 31 item 5 (grading): TypeError for a bad directory",
     "tempnets.checkpoint.open_checkpoint": "issue 31 items 3, 10 (files/CLI): TypeError for a bad directory",
     "tempnets.optim.train": "issue 31 item 6 (kernels): AttributeError for a bad params",
-    "tempnets.rnn_baselines.lstm_forward": "issue 31 items 4, 7, 11 (kernels): TypeError for a bad x",
     "tempnets.rnn_baselines.lstm_loss_and_grad": "issue 31 items 4, 7, 11 (kernels): TypeError for a bad x",
-    "tempnets.rnn_baselines.rnn_forward": "issue 31 items 4, 7, 11 (kernels): TypeError for a bad x",
     "tempnets.rnn_baselines.rnn_loss_and_grad": "issue 31 items 4, 7, 11 (kernels): TypeError for a bad x",
     "tempnets.sequences.encode": "issue 31 item 11 (kernels): AttributeError for a bad task",
     "tempnets.sequences.make_batch": "issue 31 item 11 (kernels): AttributeError for a bad task",
     "tempnets.sequences.recall_scores": "issue 31 item 11 (kernels): ValueError for a bad mask",
     "tempnets.tkrnn.kernel": "issue 31 item 4 (kernels): ValueError for a bad weights",
-    "tempnets.tkrnn.tkrnn_forward": "issue 31 item 4 (kernels): TypeError for a bad x",
     "tempnets.tkrnn.tkrnn_loss_and_grad": "issue 31 item 4 (kernels): TypeError for a bad x",
 }
 
