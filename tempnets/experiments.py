@@ -638,13 +638,7 @@ def read_robustness_record(path) -> dict:
         One line naming the file and the first field that is wrong.
     """
     path = Path(path)
-    record = _load_json(path, "a robustness record")
-    if not isinstance(record, dict):
-        raise ValueError(f"{path}: not a robustness record (a JSON {type(record).__name__}, not an "
-                         "object)")
-    missing = {"id", "scale", "seeds", "runs", "counts", "wall_time_s"} - set(record)
-    if missing:
-        raise ValueError(f"{path}: not a robustness record (missing {', '.join(sorted(missing))})")
+    record = _json_object(path, "a robustness record", {"id", "scale", "seeds", "runs", "counts", "wall_time_s"})
     bad = _bad_field(path, "robustness record")
     if not isinstance(record["id"], str):
         raise bad("id", "an experiment id", record["id"])
@@ -826,6 +820,18 @@ def _read_text(path) -> str:
         return fh.read(MAX_RECORD_BYTES + 1)
 
 
+def _json_object(path: Path, what: str, fields: set) -> dict:
+    """The JSON object in ``path`` (``what``: "an experiment record", ...), refused in one line
+    naming the file when it is not an object or lacks one of ``fields``."""
+    record = _load_json(path, what)
+    if not isinstance(record, dict):
+        raise ValueError(f"{path}: not {what} (a JSON {type(record).__name__}, not an object)")
+    missing = fields - set(record)
+    if missing:
+        raise ValueError(f"{path}: not {what} (missing {', '.join(sorted(missing))})")
+    return record
+
+
 def _load_json(path: Path, what: str):
     """The JSON value in the file ``path`` (:func:`_read_text`), or a one-line ``ValueError``
     naming the file and saying it is not ``what`` (``"an experiment record"``)."""
@@ -903,13 +909,7 @@ def read_record(path) -> dict:
         record (a missing field, claims that are not rows).
     """
     path = find_record(path)
-    record = _load_json(path, "an experiment record")
-    if not isinstance(record, dict):
-        raise ValueError(f"{path} is not an experiment record (a JSON {type(record).__name__}, "
-                         "not an object)")
-    missing = {"id", "scale", "seed", "wall_time_s", "claims_title", "claims"} - set(record)
-    if missing:
-        raise ValueError(f"{path} is not an experiment record (missing {', '.join(sorted(missing))})")
+    record = _json_object(path, "an experiment record", {"id", "scale", "seed", "wall_time_s", "claims_title", "claims"})
     if record["scale"] not in SCALES:
         raise ValueError(f"{path}: not a valid record (scale {record['scale']!r}; allowed: "
                          f"{', '.join(SCALES)})")
