@@ -15,8 +15,9 @@ ROOT = Path(__file__).resolve().parents[1]
 CALLED_FROM_KERNELS_ONLY = {
     # compiled into the kernels that call them (numba inlines a call between jitted functions),
     # never called from Python, so they never get a cache entry of their own
-    "portable.dot4", "portable.reduced_exp", "portable_math._negligible_to_zero_f32",
-    "portable_math._same", "portable_math.exp_nonpositive_f32", "rnn_baselines._flat",
+    "portable._dot4", "portable._reduced_exp", "portable_math._negligible_to_zero_f32",
+    "portable_math._same", "portable_math._exp_nonpositive_f32", "portable_math._log_scaled",
+    "rnn_baselines._flat",
 }
 
 
