@@ -652,9 +652,9 @@ def figure15_purity(params: SRNParams, grammar, strings) -> dict:
     strings = check_strings(strings, 'strings')
     if not strings:
         raise ValueError("strings must hold at least one string, got none")
-    for field, a in zip(SRNParams._fields, check_params(params)):
-        checks.array(f"params.{field}", a)  # finite: clustering NaN states fails deep in scipy
     hid = np.concatenate(outputs(params, grammar, strings, return_hidden=True)[1])
+    if not np.isfinite(hid).all():  # clustering them would fail deep in scipy
+        raise ValueError("params must be finite weights: the hidden states they give are not finite")
     z = analysis.cluster_hidden_states(hid)
     out = {}
     for name, lab in (("prediction", analysis.successor_labels(grammar, strings)),
@@ -868,7 +868,7 @@ def plausible_best_orders(r2) -> list:
     Returns the orders not beaten, in increasing order (the best order of the mean r² is
     always among them).  With one network nothing is decided: every order.
     """
-    r2 = checks.array("r2", r2, (None, None), finite=False)  # shape (networks, orders)
+    r2 = checks.array("r2", r2, (None, None))  # shape (networks, orders); intervals.mean refuses NaN
     n_orders = r2.shape[1]
     return [j for j in range(n_orders)
             if not any(intervals.mean(r2[:, k] - r2[:, j])[0] > 0 for k in range(n_orders) if k != j)]

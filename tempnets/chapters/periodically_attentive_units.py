@@ -485,11 +485,12 @@ def train_condition(grammar, config: TrainConfig, sizes: Sizes, *, seed: int = 0
         :func:`params_from_data`), ``networks`` and ``wall_time_s``.
     """
     check_grammar(grammar), count("seed", seed)
-    checks.instance("config", config, TrainConfig, "a TrainConfig (from condition_config)")
-    count("n_hidden", config.n_hidden, 1, 100_000)
+    checks.instance("config", config, TrainConfig, "a TrainConfig (from condition_config)").validate()
     checks.instance("sizes", sizes, Sizes, "a Sizes (the experiment's sizes)")
     if networks is not None:
         checks.instance("networks", networks, (list, tuple, range), "None or a sequence of network indices")
+        if not len(networks):
+            raise ValueError("networks must name at least one network (or be None: all of them)")
         for i, k in enumerate(networks):
             count(f"networks[{i}]", k, 0, sizes.n_networks - 1)
     checks.instance("tests", tests, dict, "a dict name -> (strings, grammar) (from make_test_sets)")
@@ -577,8 +578,7 @@ def _check_net(params, config, grammar, name="grammar"):
     thesis's embedded Reber grammar when ``None``, returned."""
     checks.instance("params", params, SRNParams, "an SRNParams (from srn.init_params or params_from_data)")
     check_params(params)
-    checks.instance("config", config, TrainConfig, "a TrainConfig (from condition_config)")
-    count("n_hidden", config.n_hidden, 1)
+    checks.instance("config", config, TrainConfig, "a TrainConfig (from condition_config)").validate()
     return thesis_embedded_reber() if grammar is None else check_grammar(grammar, name)
 
 

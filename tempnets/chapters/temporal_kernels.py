@@ -257,7 +257,7 @@ def model_functions(name: str):
         return rb.lstm_forward, rb.lstm_loss_and_grad
     if name.startswith("TKRNN"):
         return tkrnn.tkrnn_forward, tkrnn.tkrnn_loss_and_grad
-    raise ValueError(f"name must be a model of {', '.join(MODELS)}, got {name!r}")
+    raise ValueError(f"unknown model name {name!r}; known: {', '.join(MODELS)}")
 
 
 def _kernels(name: str) -> int:
@@ -306,6 +306,12 @@ def train_one(name: str, sz: Sizes, seed: int = 0, k: int = 0, progress=None, ch
     (default ``"NAME-K.training"``) and continues from it (:func:`tempnets.optim.train`).
     """
     model_functions(name), _check_sizes(sz), count("seed", seed), count("k", k)
+    if checkpoint is not None:
+        from ..checkpoint import Checkpoint
+
+        checks.instance("checkpoint", checkpoint, Checkpoint, "None or a tempnets.checkpoint.Checkpoint")
+    if key is not None:
+        checks.instance("key", key, str)
     sz = sz.for_model(name)
     task = sz.task
     init_scale, rate = sz.setting(name)
@@ -329,7 +335,24 @@ def train_one(name: str, sz: Sizes, seed: int = 0, k: int = 0, progress=None, ch
 
 
 def _check_sizes(sz) -> None:
+    """``sz`` is a :class:`Sizes` whose fields can train and test (a :class:`Sizes` checks none itself)."""
     checks.instance("sz", sz, Sizes, "a temporal_kernels.Sizes (SIZES[scale], sizes_of(data))")
+    for field in ("delays", "test_delays"):
+        checks.instance(field, getattr(sz, field), (tuple, list), "a tuple of delays")
+    sz.task  # noqa: B018  (SerialRecall checks alphabet, length, delays and min_length)
+    for field, top in (("hidden", 100_000), ("batch", 10**6), ("updates", 10**9), ("seeds", 10_000),
+                       ("eval_every", None), ("n_test", 10**6)):
+        count(field, getattr(sz, field), 1, top)
+    for i, d in enumerate(sz.test_delays):
+        count(f"test_delays[{i}]", d, 0, 10**6)
+    checks.real("learning_rate", sz.learning_rate, low=0.0, low_open=True)
+    if sz.final_rate is not None:
+        checks.real("final_rate", sz.final_rate, low=0.0)
+    checks.real("ramp", sz.ramp, low=0.0, high=1.0), checks.real("forget_bias", sz.forget_bias)
+    checks.flag("bucketed", sz.bucketed), checks.one_of("dtype", sz.dtype, ("float64", "float32"))
+    for field in ("settings", "recipes"):
+        if getattr(sz, field) is not None:
+            checks.instance(field, getattr(sz, field), dict, "None or a dict by model name")
 
 
 def curriculum_task(sz: Sizes, step: int) -> sq.SerialRecall:
@@ -935,7 +958,7 @@ def pulse_states(lambdas, steps: int = 30) -> np.ndarray:
     ``lambdas``), so it shows what the recursion of eq. 9 actually carries.
     Returns ``(len(lambdas), steps)``.
     """
-    la = tkrnn.check_lambda(np.atleast_1d(checks.array("lambdas", lambdas)), "lambdas")
+    la = tkrnn.check_lambda(checks.array("lambdas", np.atleast_1d(lambdas), (None,)), "lambdas")
     steps = count("steps", steps, 1, 100_000)
     out = []
     for lx in la:
@@ -1013,6 +1036,12 @@ def check_kernel(fn) -> None:
 
 def check_lambda_grad(answer, params, x, target, mask) -> None:
     """Coding exercise: ``answer`` is dL/dθ (θ = logit λ) for these arguments, shape (n, H + I)."""
+    if not isinstance(params, dict) or "theta" not in params:
+        raise TypeError(f"params must be a TKRNN's parameters (a dict from tkrnn.init_params), got "
+                        f"{checks._shown(params)}")
+    if target is None or mask is None:
+        raise TypeError("target and mask must be arrays of the batch (the exercise's t6 and m6), got None")
+    tkrnn.check_batch(x, target, mask)
     _, g = tkrnn.tkrnn_loss_and_grad(params, x, target, mask)
     if not np.max(np.abs(g["theta"])) > 1e-6:  # then an answer of zeros would pass
         raise CheckFailed("dL/dθ: for these arguments the gradient is zero everywhere (does the mask score "
@@ -1024,6 +1053,7 @@ def check_lambda_grad(answer, params, x, target, mask) -> None:
 
 def check_half_life(answer, lam_value: float) -> None:
     """Coding exercise: the lag at which a pulse has decayed to half, ``ln 0.5 / ln λ`` steps."""
-    tkrnn.check_lambda(lam_value)
+    if tkrnn.check_lambda(lam_value, "lam_value").ndim:
+        raise TypeError(f"lam_value must be one number in (0, 1), got {checks._shown(lam_value)}")
     check_value(f"half-life for λ = {lam_value}", answer, math.log(0.5) / math.log(lam_value),
                 rtol=1e-6, hint="solve λ^h = 1/2 for h")
