@@ -75,6 +75,8 @@ EXAMPLES = {
     "tempnets.chapters.fast_weights.check_latch_fixed_point": lambda: Example(
         float(_ch("fast_weights").latch_fixed_points()[2])),
     "tempnets.chapters.fast_weights.check_p_step_from_to": _a(_p_step_from_to, budget=2),
+    "tempnets.chapters.fast_weights.train_baseline": None,      # private: the runners'
+    "tempnets.chapters.fast_weights.equivalence_errors": None,  # private: run_linear_attention's
     "tempnets.chapters.fast_weights.check_linear_attention": lambda: Example(
         __import__("tempnets.fast_weights").fast_weights.linear_attention, budget=2),
     # focused_backprop
