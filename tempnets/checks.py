@@ -229,7 +229,7 @@ def array_in(name: str, value, dtype, shape=None, dims: dict | None = None, *,
 # (issue 31: the chapter helpers' arguments; appended here, so that the helpers above keep
 # their behaviour)
 
-def _shown(value) -> str:
+def shown(value) -> str:
     """``repr(value)``, cut to 60 characters (a message stays one short line)."""
     text = " ".join(repr(value).split())  # one line, whatever the value's repr
     return text if len(text) <= 60 else text[:57] + "..."
@@ -247,7 +247,7 @@ def instance(name: str, value, kinds, what: str | None = None):
         kinds = kinds if isinstance(kinds, tuple) else (kinds,)
         what = what or " or ".join(f"{'an' if k.__name__[0] in 'AEIOUaeiou' else 'a'} {k.__name__}"
                                   for k in kinds)
-        raise TypeError(f"{name} must be {what}, got {type(value).__name__} ({_shown(value)})")
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__} ({shown(value)})")
     return value
 
 
@@ -260,7 +260,7 @@ def flag(name: str, value) -> bool:
         ``"<name> must be True or False, got <value>"``.
     """
     if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got {_shown(value)}")
+        raise TypeError(f"{name} must be True or False, got {shown(value)}")
     return bool(value)
 
 
@@ -278,7 +278,7 @@ def one_of(name: str, value, allowed):
     except (TypeError, ValueError):  # e.g. an array compared with a string
         ok = False
     if not ok:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {_shown(value)}")
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {shown(value)}")
     return value
 
 
@@ -296,10 +296,10 @@ def strings(name: str, value, *, minimum: int = 0) -> list:
     if isinstance(value, np.ndarray) and value.ndim == 1:
         value = value.tolist()
     if not isinstance(value, (list, tuple)):
-        raise TypeError(f"{name} must be a list of strings, got {type(value).__name__} ({_shown(value)})")
+        raise TypeError(f"{name} must be a list of strings, got {type(value).__name__} ({shown(value)})")
     bad = [i for i, s in enumerate(value) if not isinstance(s, str)]
     if bad:
-        raise TypeError(f"{name} must be a list of strings, got {_shown(value[bad[0]])} at index {bad[0]}")
+        raise TypeError(f"{name} must be a list of strings, got {shown(value[bad[0]])} at index {bad[0]}")
     if len(value) < minimum:
         raise ValueError(f"{name} must hold at least {minimum} string(s), got {len(value)}")
     return list(value)
@@ -324,7 +324,7 @@ def axes(name: str, value, n: int | None = None):
     if isinstance(value, np.ndarray):
         value = list(value.ravel())
     if not isinstance(value, (list, tuple)) or len(value) != n or not all(isinstance(a, Axes) for a in value):
-        raise TypeError(f"{name} must be {what}, got {type(value).__name__} ({_shown(value)})")
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__} ({shown(value)})")
     return value
 
 
@@ -340,5 +340,5 @@ def color(name: str, value):
 
     if value is not None and not is_color_like(value):
         raise ValueError(f"{name} must be None or a matplotlib colour ('tab:red', '0.5', '#1f77b4', ...), "
-                         f"got {_shown(value)}")
+                         f"got {shown(value)}")
     return value

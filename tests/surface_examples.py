@@ -736,4 +736,5 @@ NOT_PROBED: dict[str, str] = {
 }
 
 
-EXAMPLES = {k: v for k, v in {**EXAMPLES, **__import__("surface_examples_chapters").EXAMPLES}.items() if v is not None}  # the chapters' (tests/surface_examples_chapters.py; None: made private)
+# The chapters' examples (tests/surface_examples_chapters.py; None: a name made private).
+EXAMPLES = {k: v for k, v in {**EXAMPLES, **__import__("surface_examples_chapters").EXAMPLES}.items() if v}

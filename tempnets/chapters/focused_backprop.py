@@ -427,7 +427,7 @@ def figure5_verbs(held) -> list:
     for i, it in enumerate(held):
         if not (isinstance(it, (list, tuple)) and len(it) == 3 and isinstance(it[1], str) and it[1]):
             raise TypeError(f"held must be a list of (word, spelling, category) verbs, got "
-                            f"{checks._shown(it)} at index {i}")
+                            f"{checks.shown(it)} at index {i}")
     out = []
     for label, finals in FIGURE5_FINALS.items():
         pick = [it for it in held if (it[1][-1] in finals if finals else V.regular_class(it[1]) == 2)]

@@ -258,7 +258,7 @@ def grammatical_flat(grammar, flat, offsets) -> np.ndarray:
     offsets = checks.array("offsets", offsets, (None,), dtype="int", low=0, high=flat.size)
     if offsets.size < 1 or offsets[0] != 0 or offsets[-1] != flat.size or np.any(np.diff(offsets) < 0):
         raise ValueError(f"offsets must rise from 0 to len(flat) = {flat.size} (one more than the "
-                         f"number of sequences), got {checks._shown(offsets)}")
+                         f"number of sequences), got {checks.shown(offsets)}")
     t = grammar.tables()
     sym, tgt = t.symbol.tolist(), t.target.tolist()
     step = [{s: g for s, g in zip(sym[i], tgt[i]) if s >= 0} for i in range(len(sym))]
@@ -289,7 +289,7 @@ def random_grammatical_probability(grammar, letters: str = "TSPXVE") -> float:
     checks.instance("letters", letters, str, "a string of letters")
     if not letters or any(c not in grammar.alphabet for c in letters):
         raise ValueError(f"letters must be letters of the grammar's alphabet {grammar.alphabet!r}, "
-                         f"got {checks._shown(letters)}")
+                         f"got {checks.shown(letters)}")
     t = grammar.tables()
     n = t.symbol.shape[0]
     k = len(letters)
@@ -335,7 +335,7 @@ def node_separability(hidden, nodes, a: str = "#1", b: str = "#3") -> float:
     merge them fail).
     """
     h = checks.array("hidden", hidden, (None, None))
-    checks.instance("a", a, str, "a node label (a string)"), checks.instance("b", b, str, "a node label (a string)")
+    checks.instance("a", a, str, "a node label (a string)"), checks.instance("b", b, str, "a node label")
     nodes = np.asarray(checks.strings("nodes", nodes))
     if nodes.size != len(h):
         raise ValueError(f"nodes must label every row of hidden ({len(h)}), got {nodes.size} labels")
@@ -822,8 +822,8 @@ def acp_pattern_design(corpus, strings, grammar, orders=range(7)):
     corpus = check_strings(corpus, 'corpus')
     strings = check_strings(strings, 'strings')
     grammar = check_grammar(grammar)
-    orders = [count(f"orders[{i}]", n, 0, 100) for i, n in
-              enumerate(checks.instance("orders", orders, (list, tuple, range), "a sequence of orders (ints)"))]
+    checks.instance("orders", orders, (list, tuple, range), "a sequence of orders (ints)")
+    orders = [count(f"orders[{i}]", n, 0, 100) for i, n in enumerate(orders)]
     nodes = analysis.node_labels(grammar, strings)
     prefixes = [s[:t + 1] for s in strings for t in range(len(s) - 1)]
     keys = analysis.acp_keys(grammar, strings)
@@ -1013,14 +1013,14 @@ def problem3_solved(y_list, strings, alphabet: str = "BTSPXVE", margin: float = 
 
 def _problem3_outputs(y_list, strings, alphabet, margin) -> list:
     """The arguments of the problem [3] criteria, checked: ``y_list`` as arrays, one of shape
-    ``(len(s) - 1, len(alphabet))`` per string ``s`` of :func:`problem3_strings`."""
+    ``(len(s) - 1, len(alphabet))`` (or more rows) per string ``s`` of :func:`problem3_strings`."""
     strings = check_strings(strings, "strings")
     checks.instance("alphabet", alphabet, str, "a string of letters")
     checks.real("margin", margin, low=0.5, high=1.0)
     if len(strings) != 2 or any(len(s) < 5 or any(c not in alphabet for c in s) or s[-2] not in "PT"
                                 for s in strings):
         raise ValueError(f"strings must be the two strings of problem3_strings() in the letters of "
-                         f"alphabet {alphabet!r}, got {checks._shown(strings)}")
+                         f"alphabet {alphabet!r}, got {checks.shown(strings)}")
     checks.instance("y_list", y_list, (list, tuple), "a list of output arrays, one per string")
     if len(y_list) != len(strings):
         raise ValueError(f"y_list must hold one output array per string ({len(strings)}), got {len(y_list)}")
@@ -1123,10 +1123,11 @@ def growth_decided(cells) -> dict:
     both medians are mostly censored (``inf / inf`` is undefined), or when a cell has fewer than
     6 runs (a median of so few has no 95% interval, and bootstrapping it is not valid).
     """
-    checks.instance("cells", cells, (list, tuple), "a list of cells, each a list of epochs (inf or None: censored)")
-    runs = [checks.array(f"cells[{i}]", [math.inf if e is None else e for e in
-                                         checks.instance(f"cells[{i}]", c, (list, tuple, np.ndarray), "a list of epochs")],
-                         (None,), finite=False) for i, c in enumerate(cells)]
+    checks.instance("cells", cells, (list, tuple), "a list of cells, each a list of epochs (None: censored)")
+    for i, c in enumerate(cells):
+        checks.instance(f"cells[{i}]", c, (list, tuple, np.ndarray), "a list of epochs (None: censored)")
+    runs = [checks.array(f"cells[{i}]", [math.inf if e is None else e for e in c], (None,), finite=False)
+            for i, c in enumerate(cells)]
     nan = [i for i, r in enumerate(runs) if np.isnan(r).any()]
     if nan:
         raise ValueError(f"cells[{nan[0]}] must hold epochs or inf (censored), got NaN")

@@ -367,7 +367,6 @@ def search_grid(data, task: str, arch: str):
     checks.instance("data", data, dict, "a mozer-rates result's or record's data (a dict)")
     if "grid" not in data or "search" not in data:
         raise ValueError("data must be a mozer-rates result's data, with its grid and search")
-    data = check_data(data, ["grid", "search"], "mozer-rates")
     if task not in TASKS or arch not in ARCHS:
         raise ValueError(f"task must be one of {', '.join(TASKS)} and arch one of {', '.join(ARCHS)}, "
                          f"got {task!r}, {arch!r}")
@@ -404,7 +403,7 @@ def side_by_side(tuned, *untuned, width: int = 50) -> str:
         if not isinstance(out, (list, tuple)) or not all(isinstance(r, dict) and all(k in r for k in keys)
                                                          for r in out):
             raise TypeError(f"{name} must be a claims table or a list of its rows (dicts with "
-                            f"{', '.join(keys)}), got {checks._shown(t)}")
+                            f"{', '.join(keys)}), got {checks.shown(t)}")
         return list(out)
 
     def cell(r):

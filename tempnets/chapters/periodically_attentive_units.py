@@ -496,10 +496,11 @@ def train_condition(grammar, config: TrainConfig, sizes: Sizes, *, seed: int = 0
     checks.instance("tests", tests, dict, "a dict name -> (strings, grammar) (from make_test_sets)")
     for name, t in tests.items():
         if not (isinstance(t, tuple) and len(t) == 2):
-            raise TypeError(f"tests[{name!r}] must be a (strings, grammar) pair, got {checks._shown(t)}")
+            raise TypeError(f"tests[{name!r}] must be a (strings, grammar) pair, got {checks.shown(t)}")
         _check_letters(t[0], check_grammar(t[1], f"tests[{name!r}]'s grammar"), f"tests[{name!r}]'s strings")
     if on_test is not None and not callable(on_test):
-        raise TypeError(f"on_test must be None or a function on_test(strings_seen, params), got {checks._shown(on_test)}")
+        raise TypeError(f"on_test must be None or a function on_test(strings_seen, params), got "
+                        f"{checks.shown(on_test)}")
     hook = None if on_test is None else {"run": on_test}
     return train_conditions(grammar, {"run": config}, sizes, seed=seed, tests=tests,
                             networks=networks, progress=progress, on_test=hook)["run"]
@@ -640,7 +641,7 @@ def params_from_data(data: dict) -> SRNParams:
     stored = data.get("params")
     if not isinstance(stored, (list, tuple)) or len(stored) != len(SRNParams._fields):
         raise ValueError(f"data['params'] must hold the {len(SRNParams._fields)} weight arrays of "
-                         f"train_condition ({', '.join(SRNParams._fields)}), got {checks._shown(stored)}")
+                         f"train_condition ({', '.join(SRNParams._fields)}), got {checks.shown(stored)}")
     params = SRNParams(*(checks.array(k, a, finite=False) for k, a in zip(SRNParams._fields, stored)))
     check_params(params, "data['params']")  # their shapes fit together
     return params
@@ -681,7 +682,7 @@ def hidden_differences(params: SRNParams, pairs, config: TrainConfig, grammar=No
     checks.instance("pairs", pairs, (list, tuple), "a list of (P string, T string) pairs")
     if not pairs or not all(isinstance(p, (list, tuple)) and len(p) == 2 for p in pairs):
         raise ValueError(f"pairs must be a non-empty list of (P string, T string) pairs (from "
-                         f"complementary_pairs), got {checks._shown(pairs)}")
+                         f"complementary_pairs), got {checks.shown(pairs)}")
     _check_letters([s for pair in pairs for s in pair], g, "pairs")
     strings = [s for pair in pairs for s in pair]
     _, off, hid = srn_forward(params.stack(), [g.encode(s) for s in strings], return_hidden=True,

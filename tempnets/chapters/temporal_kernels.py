@@ -381,7 +381,8 @@ def hidden_states(name, params, x):
     are what the next step and the outputs see.)"""
     fwd, _ = model_functions(name)
     if not isinstance(params, dict):
-        raise TypeError(f"params must be a model's parameters (a dict from build), got {checks._shown(params)}")
+        raise TypeError(f"params must be a model's parameters (a dict from build), got "
+                        f"{checks.shown(params)}")
     out = fwd(params, x, return_states=True)
     return out[0], out[1]
 
@@ -427,7 +428,8 @@ def evaluate(name: str, params, sz: Sizes, seed: int = 0) -> dict:
     trained on).  ``sz.n_test`` strings per delay and per length."""
     model_functions(name), _check_sizes(sz), count("seed", seed)
     if not isinstance(params, dict):
-        raise TypeError(f"params must be a model's parameters (a dict from build), got {checks._shown(params)}")
+        raise TypeError(f"params must be a model's parameters (a dict from build), got "
+                        f"{checks.shown(params)}")
     task = sz.task
     out = {"symbol": [], "string": [], "position": []}
     for j, d in enumerate(sz.test_delays):
@@ -573,7 +575,7 @@ def sizes_of(data: dict) -> Sizes:
     if not isinstance(data["sizes"], dict) or any(k not in data["sizes"] for k in required) \
             or not set(data["sizes"]) <= {f.name for f in fields}:
         raise ValueError(f"data's sizes must be a dict of the Sizes fields ({', '.join(required)}, ...), "
-                         f"got {checks._shown(data['sizes'])}")
+                         f"got {checks.shown(data['sizes'])}")
     return Sizes(**{k: tuple(v) if isinstance(v, list) else v for k, v in data["sizes"].items()})
 
 
@@ -776,7 +778,7 @@ def _check_runs(runs, name, keys) -> None:
     checks.instance("runs", runs, (list, tuple), "a search's list of runs (dicts)")
     for i, r in enumerate(runs):
         if not isinstance(r, dict) or any(k not in r for k in keys):
-            raise ValueError(f"runs[{i}] must be a dict with {', '.join(keys)}, got {checks._shown(r)}")
+            raise ValueError(f"runs[{i}] must be a dict with {', '.join(keys)}, got {checks.shown(r)}")
 
 
 def search_choice(runs: list, name: str) -> dict:
@@ -1038,7 +1040,7 @@ def check_lambda_grad(answer, params, x, target, mask) -> None:
     """Coding exercise: ``answer`` is dL/dθ (θ = logit λ) for these arguments, shape (n, H + I)."""
     if not isinstance(params, dict) or "theta" not in params:
         raise TypeError(f"params must be a TKRNN's parameters (a dict from tkrnn.init_params), got "
-                        f"{checks._shown(params)}")
+                        f"{checks.shown(params)}")
     if target is None or mask is None:
         raise TypeError("target and mask must be arrays of the batch (the exercise's t6 and m6), got None")
     tkrnn.check_batch(x, target, mask)
@@ -1054,6 +1056,6 @@ def check_lambda_grad(answer, params, x, target, mask) -> None:
 def check_half_life(answer, lam_value: float) -> None:
     """Coding exercise: the lag at which a pulse has decayed to half, ``ln 0.5 / ln λ`` steps."""
     if tkrnn.check_lambda(lam_value, "lam_value").ndim:
-        raise TypeError(f"lam_value must be one number in (0, 1), got {checks._shown(lam_value)}")
+        raise TypeError(f"lam_value must be one number in (0, 1), got {checks.shown(lam_value)}")
     check_value(f"half-life for λ = {lam_value}", answer, math.log(0.5) / math.log(lam_value),
                 rtol=1e-6, hint="solve λ^h = 1/2 for h")
