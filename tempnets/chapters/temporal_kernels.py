@@ -325,7 +325,7 @@ def train_one(name: str, sz: Sizes, seed: int = 0, k: int = 0, progress=None, ch
         return _validation_scores(name, p, validation)["string"]
 
     def sample(g, step):
-        return draw(curriculum_task(sz, step), sz.batch, g)[:3]
+        return draw(_curriculum_task(sz, step), sz.batch, g)[:3]  # sz checked once, above
 
     return optim.train(lg, params, sample, sz.updates, sample_with_step=True,
                        config=optim.OptimConfig(learning_rate=rate, final_rate=sz.final_rate),
@@ -363,6 +363,11 @@ def curriculum_task(sz: Sizes, step: int) -> sq.SerialRecall:
     ``min_length``, or 1), and with ``min_length`` the strings keep lengths from ``m`` up to
     that.  Integer arithmetic, so every machine trains on the same batches."""
     _check_sizes(sz), count("step", step, 1)
+    return _curriculum_task(sz, step)
+
+
+def _curriculum_task(sz: Sizes, step: int) -> sq.SerialRecall:
+    """:func:`curriculum_task` unchecked: :func:`train_one` calls it at every update."""
     task = sz.task
     ramp = round(sz.ramp * sz.updates)
     s = step - 1
