@@ -436,7 +436,7 @@ def score(params: SRNParams, strings, grammar, config: TrainConfig) -> dict:
         for an unstacked network), and the per-string booleans
         ``embed_ok``/``final_ok`` of shape ``(R, n_strings)``.
     """
-    grammar = _check_net(params, config, grammar, "grammar")
+    grammar = _check_net(params, config, check_grammar(grammar))  # (required here: no default)
     strings = _check_letters(strings, grammar, "strings")
     p = params.stack()
     enc = [grammar.encode(s) for s in strings]
