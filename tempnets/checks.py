@@ -124,7 +124,8 @@ def array(name: str, value, shape=None, dims: dict | None = None, *, dtype: str 
         raise TypeError(f"{name} must be an array of numbers, got {type(value).__name__} ({err})") from None
     if a.dtype.kind not in kinds:
         what = "integers" if dtype == "int" else "real numbers"
-        shown = repr(value) if len(repr(value)) <= 60 else f"{type(value).__name__} of dtype {a.dtype}"
+        shown = repr(value) if len(repr(value)) <= 60 and "\n" not in repr(value) \
+            else f"{type(value).__name__} of dtype {a.dtype}"
         raise TypeError(f"{name} must be an array of {what}, got {shown}")
     a = np.ascontiguousarray(a, dtype=np.float64 if dtype == "float" else np.int64)
     if shape is not None:
@@ -222,3 +223,122 @@ def array_in(name: str, value, dtype, shape=None, dims: dict | None = None, *,
                              f"model computes in, largest {limit:.3g}), got {_first(a, bad)}")
         raise ValueError(f"{name} must be finite, got {_first(a, ~np.isfinite(a))}")
     return cast
+
+
+# ----------------------------------------------------------------------------- chapters' arguments
+# (issue 31: the chapter helpers' arguments; appended here, so that the helpers above keep
+# their behaviour)
+
+def shown(value) -> str:
+    """``repr(value)``, cut to 60 characters (a message stays one short line)."""
+    text = " ".join(repr(value).split())  # one line, whatever the value's repr
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def instance(name: str, value, kinds, what: str | None = None):
+    """``value`` after checking it is an instance of ``kinds`` (a class or a tuple of them).
+
+    Raises
+    ------
+    TypeError
+        ``"<name> must be <what>, got <type> (<value>)"``; ``what`` defaults to the classes' names.
+    """
+    if not isinstance(value, kinds):
+        kinds = kinds if isinstance(kinds, tuple) else (kinds,)
+        what = what or " or ".join(f"{'an' if k.__name__[0] in 'AEIOUaeiou' else 'a'} {k.__name__}"
+                                  for k in kinds)
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__} ({shown(value)})")
+    return value
+
+
+def flag(name: str, value) -> bool:
+    """``value`` as a ``bool`` after checking it is ``True`` or ``False`` (not ``1``, not ``"yes"``).
+
+    Raises
+    ------
+    TypeError
+        ``"<name> must be True or False, got <value>"``.
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {shown(value)}")
+    return bool(value)
+
+
+def one_of(name: str, value, allowed):
+    """``value`` after checking it is one of ``allowed`` (strings, or other hashable values).
+
+    Raises
+    ------
+    ValueError
+        ``"<name> must be one of 'a', 'b', got <value>"``.
+    """
+    allowed = list(allowed)
+    try:
+        ok = any(isinstance(value, type(a)) and value == a for a in allowed)
+    except (TypeError, ValueError):  # e.g. an array compared with a string
+        ok = False
+    if not ok:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {shown(value)}")
+    return value
+
+
+def strings(name: str, value, *, minimum: int = 0) -> list:
+    """``value`` as a list of ``str`` after checking it is a list or tuple (or array) of strings
+    with at least ``minimum`` of them.
+
+    Raises
+    ------
+    TypeError
+        Not a sequence of strings (a single string is refused: it would be read letter by letter).
+    ValueError
+        Fewer than ``minimum`` strings.
+    """
+    if isinstance(value, np.ndarray) and value.ndim == 1:
+        value = value.tolist()
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"{name} must be a list of strings, got {type(value).__name__} ({shown(value)})")
+    bad = [i for i, s in enumerate(value) if not isinstance(s, str)]
+    if bad:
+        raise TypeError(f"{name} must be a list of strings, got {shown(value[bad[0]])} at index {bad[0]}")
+    if len(value) < minimum:
+        raise ValueError(f"{name} must hold at least {minimum} string(s), got {len(value)}")
+    return list(value)
+
+
+def axes(name: str, value, n: int | None = None):
+    """``value`` after checking it is ``None`` or a matplotlib ``Axes`` (with ``n``: a sequence of
+    ``n`` of them, as ``plt.subplots(n)`` returns).
+
+    Raises
+    ------
+    TypeError
+        ``"<name> must be None or a matplotlib Axes, got <value>"``.
+    """
+    if value is None:
+        return value
+    from matplotlib.axes import Axes
+
+    if n is None:
+        return instance(name, value, Axes, "None or a matplotlib Axes")
+    what = f"None or {n} matplotlib Axes (as plt.subplots({n}) returns)"
+    if isinstance(value, np.ndarray):
+        value = list(value.ravel())
+    if not isinstance(value, (list, tuple)) or len(value) != n or not all(isinstance(a, Axes) for a in value):
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__} ({shown(value)})")
+    return value
+
+
+def color(name: str, value):
+    """``value`` after checking it is ``None`` or a colour matplotlib understands.
+
+    Raises
+    ------
+    ValueError
+        ``"<name> must be None or a matplotlib colour ('tab:red', '0.5', '#1f77b4', ...), got <value>"``.
+    """
+    from matplotlib.colors import is_color_like
+
+    if value is not None and not is_color_like(value):
+        raise ValueError(f"{name} must be None or a matplotlib colour ('tab:red', '0.5', '#1f77b4', ...), "
+                         f"got {shown(value)}")
+    return value

@@ -734,3 +734,7 @@ NOT_PROBED: dict[str, str] = {
     "tempnets.chapters.periodically_attentive_units.train_conditions": (
         "train_condition for each of several configs: probed through train_condition"),
 }
+
+
+# The chapters' examples (tests/surface_examples_chapters.py; None: a name made private).
+EXAMPLES = {k: v for k, v in {**EXAMPLES, **__import__("surface_examples_chapters").EXAMPLES}.items() if v}

@@ -59,9 +59,9 @@ from ..selfcheck import check_function, check_value
 from ..training import DivergenceError
 
 __all__ = ["PAPER", "SIZES", "EXPECT", "VARIANTS", "Sizes", "make_stream", "make_net",
-           "test_stream", "train_fast_weights", "train_baseline", "summary", "format_summary",
+           "test_stream", "train_fast_weights", "summary", "format_summary",
            "run_flipflop", "best_baseline", "learned_flipflop_solution", "learned_binding",
-           "run_parking", "equivalence_errors", "run_linear_attention", "system_diagram",
+           "run_parking", "run_linear_attention", "system_diagram",
            "latch_figure", "steps_histogram", "explorer", "check_sigma", "latch_fixed_points",
            "check_latch_fixed_point", "check_p_step_from_to", "check_linear_attention"]
 
@@ -172,6 +172,7 @@ def _check_task(task) -> str:
 def make_stream(task: str, seed: int, k: int, n_steps: int) -> streams.Stream:
     """Stream ``k`` of ``seed`` for ``task`` (shared by every condition and the baseline)."""
     _check_task(task)
+    count("seed", seed), count("k", k), count("n_steps", n_steps, 1)
     if task == "flipflop":
         return streams.random_flipflop(n_steps, _sub(seed, TASK_ID[task], k))
     if task == "parking":
@@ -204,6 +205,7 @@ TEST_STEPS = {"flipflop": 5000, "parking": 20_000}
 
 def test_stream(task: str, seed: int) -> streams.Stream:
     """The fresh stream every final network of a runner is tested on, frozen."""
+    count("seed", seed)
     return make_stream(task, _sub(seed, 99), 0, TEST_STEPS[_check_task(task)])
 
 
@@ -227,6 +229,10 @@ def train_fast_weights(stream, net, learning_rate, rng, block=100, keep_curve=Fa
     met; ``"literal_right"`` the share of ``test``'s questions that the network of that very
     step answers right (the run is trained again up to that step: training is causal, so this
     is the network it had then)."""
+    _check_streams(stream, test)
+    checks.instance("net", net, fw.FastWeightNet, "a fast_weights.FastWeightNet (from make_net)")
+    count("block", block, 1), checks.flag("keep_curve", keep_curve), checks.flag("keep_U", keep_U)
+    checks.flag("literal", literal)
     U0 = fw.init_slow_weights(net, PAPER["init_range"], rng=rng)
     try:
         r = fw.train_online(net, U0, stream.xs, stream.xf, stream.d, stream.mask,
@@ -257,7 +263,14 @@ def train_fast_weights(stream, net, learning_rate, rng, block=100, keep_curve=Fa
     return out
 
 
-def train_baseline(stream, task, learning_rate, rng, test=None) -> dict:
+def _check_streams(stream, test) -> None:
+    """A training stream and an optional test stream (``None``), each a :class:`streams.Stream`."""
+    checks.instance("stream", stream, streams.Stream, "a streams.Stream (from make_stream)")
+    if test is not None:
+        checks.instance("test", test, streams.Stream, "None or a streams.Stream (from test_stream)")
+
+
+def _train_baseline(stream, task, learning_rate, rng, test=None) -> dict:
     """Train the RTRL network on one stream (it sees S's and F's inputs); as above."""
     def inputs(st):
         return st.xs if task == "flipflop" else np.hstack([st.xs, st.xf])
@@ -297,7 +310,10 @@ def _collect(results, names) -> dict:
 
 def summary(solved, cap: int) -> dict:
     """Median, 90th percentile (failures counted as ``cap + 1``), failures, runs."""
-    s = np.asarray(solved, dtype=float)
+    count("cap", cap, 1, 10**15)
+    s = checks.array("solved", solved, (None,), finite=False)  # steps to solution, -1 if never
+    if not s.size:
+        raise ValueError("solved must hold the steps to solution of at least one run, got none")
     s = np.where(s > 0, s, cap + 1)
     return {"median": float(np.median(s)), "p90": float(np.percentile(s, 90)),
             "failures": int(np.sum(s > cap)), "runs": int(s.size),
@@ -306,6 +322,13 @@ def summary(solved, cap: int) -> dict:
 
 def format_summary(sm, cap) -> str:
     """One line: median, 90th percentile and failures of a :func:`summary`."""
+    count("cap", cap, 1, 10**15)
+    checks.instance("sm", sm, dict, "a dict from summary()")
+    missing = [k for k in ("median", "p90", "failures", "runs") if k not in sm]
+    if missing:
+        raise ValueError(f"sm must be a summary() of steps to solution; it lacks {', '.join(missing)}")
+    checks.real("median", sm["median"]), checks.real("p90", sm["p90"])
+    count("failures", sm["failures"]), count("runs", sm["runs"])
     def f(v):
         return f"> {cap:,}" if v > cap else f"{v:,.0f}"
     return f"median {f(sm['median'])}, 90th pct {f(sm['p90'])}, {sm['failures']} of {sm['runs']} unsolved by {cap:,}"
@@ -343,7 +366,7 @@ def run_flipflop(scale="book", seed=0, jobs=1, progress=None, trained=None) -> R
                                             keep_U=name == "per-weight", test=test)
                    for i, name in enumerate(("per-weight", "from-to"))}
             for j, lr in enumerate(BASELINE["flipflop"]["rates"]):
-                out[f"rtrl {lr:g}"] = train_baseline(st, "flipflop", lr, _sub(seed, 20 + j, k), test)
+                out[f"rtrl {lr:g}"] = _train_baseline(st, "flipflop", lr, _sub(seed, 20 + j, k), test)
             return out
 
         res = _map(one, sz.n_seeds, jobs, progress, "flip-flop runs")
@@ -357,7 +380,13 @@ def run_flipflop(scale="book", seed=0, jobs=1, progress=None, trained=None) -> R
 
 def best_baseline(runs: dict, task: str, cap: int) -> tuple:
     """The RTRL learning rate with the lowest median steps to solution, and its summary."""
-    rates = BASELINE[task]["rates"]
+    rates = BASELINE[_check_task(task)]["rates"]
+    checks.instance("runs", runs, dict, "a dict of runs by condition (the data's 'runs')")
+    missing = [f"rtrl {lr:g}" for lr in rates if not isinstance(runs.get(f"rtrl {lr:g}"), dict)
+               or "solved" not in runs[f"rtrl {lr:g}"]]
+    if missing:
+        raise ValueError(f"runs must hold the 'solved' steps of every RTRL rate of {task}; "
+                         f"it lacks {', '.join(missing)}")
     sms = {lr: summary(runs[f"rtrl {lr:g}"]["solved"], cap) for lr in rates}
     lr = min(rates, key=lambda r: (sms[r]["median"], sms[r]["failures"]))
     return lr, sms[lr]
@@ -486,7 +515,7 @@ def run_parking(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Re
                                                     keep_curve=k < sz.n_curves, test=test,
                                                     literal=True)}
             for j, lr in enumerate(BASELINE["parking"]["rates"]):
-                out[f"rtrl {lr:g}"] = train_baseline(st, "parking", lr, _sub(seed, 40 + j, k), test)
+                out[f"rtrl {lr:g}"] = _train_baseline(st, "parking", lr, _sub(seed, 40 + j, k), test)
             return out
 
         def variant(k):
@@ -609,7 +638,7 @@ def _runs_for_share(share: float) -> int:
 
 
 # ----------------------------------------------------------------------------- linear attention
-def equivalence_errors(seed: int = 0, n: int = 50) -> dict:
+def _equivalence_errors(seed: int = 0, n: int = 50) -> dict:
     """Largest differences: attention vs additive memory, and the 1991 system vs attention."""
     g = np.random.default_rng(_sub(seed, 50))
     q, k, v = g.normal(size=(n, 6)), g.normal(size=(n, 6)), g.normal(size=(n, 4))
@@ -644,7 +673,7 @@ def run_linear_attention(scale="book", seed=0, jobs=1, progress=None, trained=No
 
         res = _map(one, sz.n_seeds, jobs, progress, "squashed vs additive")
         data = {"experiment": "fw-linear-attention", "scale": scale, "seed": seed,
-                "sizes": asdict(sz), "errors": equivalence_errors(seed),
+                "sizes": asdict(sz), "errors": _equivalence_errors(seed),
                 "runs": _collect(res, ["eq. 7"] + [f"additive {lr:g}" for lr in rates])}
     else:
         data = _check_trained(trained, "fw-linear-attention", scale, seed, ["runs", "sizes", "errors"])
@@ -688,6 +717,7 @@ def system_diagram(ax=None, interface: str = "per-weight"):
     leaving its F unit and the TO unit every weight entering y)."""
     import matplotlib.pyplot as plt
 
+    checks.axes("ax", ax), checks.one_of("interface", interface, fw.INTERFACES)
     ax = ax or plt.subplots(figsize=(7, 3.6))[1]
     ax.set_axis_off()
     ev = "ABC"
@@ -744,6 +774,7 @@ def latch_figure(U, events: str, interface: str = "per-weight", axes=None):
     writes w(t) after the read), the bottom one F's output y(t) and the target."""
     import matplotlib.pyplot as plt
 
+    checks.axes("axes", axes, 2)
     st = streams.flipflop(events)
     net = make_net("flipflop", interface)
     out = fw.run(net, U, st.xs, st.xf, st.d, st.mask)
@@ -778,8 +809,12 @@ def steps_histogram(solved, cap: int, bound=None, ax=None, label: str = "", colo
     so that it does not hide histograms drawn before it."""
     import matplotlib.pyplot as plt
 
+    count("cap", cap, 1, 10**15), checks.axes("ax", ax), checks.color("color", color)
+    checks.instance("label", label, str), checks.flag("outline", outline)
+    if bound is not None:
+        checks.real("bound", bound, low=0.0, low_open=True)
     ax = ax or plt.subplots(figsize=(6, 3.5))[1]
-    s = np.asarray(solved, dtype=float)
+    s = checks.array("solved", solved, (None,), finite=False)  # steps to solution, -1 if never
     ok = s[s > 0]
     bins = np.logspace(np.log10(max(50, ok.min() if ok.size else 50)), np.log10(cap), 30)
     style = dict(histtype="step", lw=1.8) if outline else dict(alpha=0.6)
@@ -802,6 +837,9 @@ def explorer(U, events: str = "ACCBBABCAB", interface: str = "per-weight"):
     import ipywidgets as widgets
     import matplotlib.pyplot as plt
 
+    checks.instance("events", events, str, "a string of flip-flop events (A, B, C)")
+    streams.flipflop(events.strip() or "A")  # latch_figure's checks, before any widget is made
+    checks.array("U", U, make_net("flipflop", interface).shape_U)
     text = widgets.Text(value=events, description="events")
     out = widgets.Output()
 

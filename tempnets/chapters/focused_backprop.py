@@ -35,6 +35,7 @@ from .. import focused as F
 from .. import focused_training as T
 from .. import intervals
 from .. import verbs as V
+from .. import checks
 from ..checks import count
 from ..experiments import Result, numba_threads
 from ..scale import get_scale
@@ -122,8 +123,13 @@ def _params_data(stack) -> dict:
 
 def params_from_data(d: dict):
     """The stack of networks stored by a runner (``data[...]["params"]``)."""
-    cls = {"focused": F.FocusedParams, "full": F.FullParams}[d["arch"]]
-    return cls(*(np.asarray(d[k], dtype=np.float64) for k in cls._fields))
+    checks.instance("d", d, dict, "a dict of stored networks (a runner's data[...]['params'])")
+    cls = {"focused": F.FocusedParams, "full": F.FullParams}[checks.one_of("arch", d.get("arch"),
+                                                                           ("focused", "full"))]
+    missing = [k for k in cls._fields if k not in d]
+    if missing:
+        raise ValueError(f"d must hold every array of a {d['arch']} network; it lacks {', '.join(missing)}")
+    return cls(*(checks.array(k, d[k], finite=False) for k in cls._fields))
 
 
 def _condition(seqs, arch, n_ctx, sz_runs, n_epochs, cfg, rng, progress, tests=None) -> dict:
@@ -417,6 +423,11 @@ FIGURE5_FINALS = {"ends in /t/": "t", "ends in /d/": "d", "unvoiced": "pksSC", "
 def figure5_verbs(held) -> list:
     """Twenty held-out verbs for Figure 5: five ending in /t/, /d/, an unvoiced consonant and
     a voiced consonant or vowel."""
+    checks.instance("held", held, (list, tuple), "a list of (word, spelling, category) verbs")
+    for i, it in enumerate(held):
+        if not (isinstance(it, (list, tuple)) and len(it) == 3 and isinstance(it[1], str) and it[1]):
+            raise TypeError(f"held must be a list of (word, spelling, category) verbs, got "
+                            f"{checks.shown(it)} at index {i}")
     out = []
     for label, finals in FIGURE5_FINALS.items():
         pick = [it for it in held if (it[1][-1] in finals if finals else V.regular_class(it[1]) == 2)]
@@ -739,8 +750,8 @@ def operation_counts(n_in: int, n_ctx: int, n_out: int, lengths) -> dict:
     At the target both compute the outputs and their error, ``4on + 5o``; the traces then
     multiply the error into them once, ``2n(m+1) + 4n``.  Returns the totals and their ratio.
     """
-    n, m, o = n_ctx, n_in, n_out
-    lengths = np.asarray(lengths, dtype=float)
+    n, m, o = (count(k, v, 1, 10**6) for k, v in (("n_ctx", n_ctx), ("n_in", n_in), ("n_out", n_out)))
+    lengths = checks.array("lengths", lengths, (None,), low=1.0, high=1e12)
     steps, seqs = lengths.sum(), lengths.size
     forward = (2 * n * m + 7 * n) * steps + (2 * o * n + 4 * o) * seqs
     traces = forward + (3 * n * (m + 1) + 6 * n) * steps + (2 * o * n + o + 2 * n * (m + 1) + 4 * n) * seqs

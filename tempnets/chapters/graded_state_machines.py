@@ -36,7 +36,7 @@ import math
 
 import numpy as np
 
-from .. import analysis, claims, intervals, metrics
+from .. import analysis, checks, claims, intervals, metrics
 from ..checks import count
 from ..experiments import Result, check_data, numba_threads
 from ..grammars import check_grammar, check_strings
@@ -44,7 +44,7 @@ from ..grammars import (SERVAN_SCHREIBER_TRAINING, embedded_subgrammar, generali
                        n_letters, reber)
 from ..random import as_generator
 from ..scale import choose, get_scale
-from ..srn import SRNParams, check_memory, srn_forward
+from ..srn import SRNParams, check_memory, check_params, srn_forward
 from ..training import TrainConfig, train_epochs, train_online
 
 __all__ = ["RULE", "THRESHOLD", "EXPECT", "comparisons_against", "config", "params_to_lists",
@@ -54,7 +54,7 @@ __all__ = ["RULE", "THRESHOLD", "EXPECT", "comparisons_against", "config", "para
            "run_reber_count", "run_reber_3hu", "length_constraint_predictions", "tss",
            "optimal_tss", "figure15_purity", "run_21_strings", "generalisation_sweep",
            "acp_pattern_design", "acp_pattern_r_squared", "plausible_best_orders", "run_acp",
-           "problem3_strings", "problem3_solved", "problem3_shared_learned", "train_problem3",
+           "problem3_strings", "problem3_solved", "problem3_shared_learned",
            "growth_evidence", "growth_decided", "run_problem3", "twin_nearest_neighbours",
            "embedded_states", "run_embedded", "check_bptt31_gradient"]
 
@@ -125,9 +125,13 @@ def comparisons_against(differences) -> tuple:
         The decided ones against, and those not decided for: the claim "none goes against it"
         holds when the high end is 0 and fails when the low end is above 0.
     """
+    checks.instance("differences", differences, (list, tuple), "a list of arrays of paired differences")
+    differences = [checks.array(f"differences[{i}]", d, (None,)) for i, d in enumerate(differences)]
+    empty = [i for i, d in enumerate(differences) if not d.size]
+    if empty:
+        raise ValueError(f"differences[{empty[0]}] must hold at least one paired difference, got none")
     against = undecided = point = 0
     for d in differences:
-        d = np.asarray(d, dtype=float)
         point += int(not d.mean() > 0)
         lo, hi = intervals.mean(d)
         if hi < 0:
@@ -149,12 +153,20 @@ def _sub(seed: int, *keys: int) -> int:
 
 def params_to_lists(params: SRNParams) -> dict:
     """JSON form of one network's weights (inverse: :func:`params_from_lists`)."""
+    check_params(params)
     return {k: np.asarray(v).tolist() for k, v in params._asdict().items()}
 
 
 def params_from_lists(d: dict) -> SRNParams:
     """Rebuild :class:`~tempnets.srn.SRNParams` from :func:`params_to_lists` output."""
-    return SRNParams(*(np.asarray(d[k], dtype=np.float64) for k in SRNParams._fields))
+    checks.instance("d", d, dict, "a dict of weights from params_to_lists()")
+    missing = [k for k in SRNParams._fields if k not in d]
+    if missing:
+        raise ValueError(f"d must hold every array of an SRN ({', '.join(SRNParams._fields)}); it lacks "
+                         f"{', '.join(missing)}")
+    params = SRNParams(*(checks.array(k, d[k], finite=False) for k in SRNParams._fields))
+    check_params(params, "d")  # the shapes fit together (the arrays themselves are returned)
+    return params
 
 
 # ----------------------------------------------------------------- network tests
@@ -171,6 +183,7 @@ def outputs(params: SRNParams, grammar, strings, return_hidden: bool = False):
 
 def accepts(params: SRNParams, grammar, strings, threshold: float = THRESHOLD) -> np.ndarray:
     """Whether one network accepts each string (successor > ``threshold`` at every step, §2.5)."""
+    checks.real("threshold", threshold, low=0.0, high=1.0)
     grammar = check_grammar(grammar)
     strings = check_strings(strings, 'strings')
     return metrics.accepted(outputs(params, grammar, strings), strings, grammar, threshold)
@@ -196,6 +209,11 @@ def random_sequences(n: int, rng=None, letters: str = "TSPXVE", alphabet: str = 
     """
     n = count("n", n)
     check_memory(10 * n, f"random_sequences: n={n:,} sequences")
+    for name, value in (("letters", letters), ("alphabet", alphabet), ("end", end)):
+        checks.instance(name, value, str, "a string of letters")
+    if len(end) != 1 or "B" not in alphabet or len(set(letters)) != len(letters):
+        raise ValueError(f"end must be one letter, alphabet must hold B and letters no letter twice; got "
+                         f"end {end!r}, alphabet {alphabet!r}, letters {letters!r}")
     if end not in letters or any(c not in alphabet for c in letters):
         raise ValueError(f"letters {letters!r} must contain {end!r} and be in {alphabet!r}")
     gen = as_generator(rng)
@@ -224,6 +242,9 @@ def accept_flat(params: SRNParams, flat, offsets, threshold: float = THRESHOLD) 
     Same rule as :func:`tempnets.metrics.accepted` (the actual successor above
     ``threshold`` at every step), vectorised for the 130,000 sequences.
     """
+    n_in = check_params(params).W_ih.shape[-1]
+    flat = checks.array("flat", flat, (None,), dtype="int", low=0, high=n_in - 1)
+    checks.real("threshold", threshold, low=0.0, high=1.0)
     y, soff = srn_forward(params, flat, offsets)
     targets = np.delete(flat, offsets[:-1])  # every symbol but the first of each string
     succ = y[np.arange(len(y)), targets]
@@ -233,6 +254,11 @@ def accept_flat(params: SRNParams, flat, offsets, threshold: float = THRESHOLD) 
 def grammatical_flat(grammar, flat, offsets) -> np.ndarray:
     """Whether each ``(flat, offsets)`` sequence is a complete string of a deterministic grammar."""
     grammar = check_grammar(grammar)
+    flat = checks.array("flat", flat, (None,), dtype="int", low=0, high=len(grammar.alphabet) - 1)
+    offsets = checks.array("offsets", offsets, (None,), dtype="int", low=0, high=flat.size)
+    if offsets.size < 1 or offsets[0] != 0 or offsets[-1] != flat.size or np.any(np.diff(offsets) < 0):
+        raise ValueError(f"offsets must rise from 0 to len(flat) = {flat.size} (one more than the "
+                         f"number of sequences), got {checks.shown(offsets)}")
     t = grammar.tables()
     sym, tgt = t.symbol.tolist(), t.target.tolist()
     step = [{s: g for s, g in zip(sym[i], tgt[i]) if s >= 0} for i in range(len(sym))]
@@ -260,6 +286,10 @@ def random_grammatical_probability(grammar, letters: str = "TSPXVE") -> float:
     the answer is ``(I - M)^{-1} e`` at the state after B.
     """
     grammar = check_grammar(grammar)
+    checks.instance("letters", letters, str, "a string of letters")
+    if not letters or any(c not in grammar.alphabet for c in letters):
+        raise ValueError(f"letters must be letters of the grammar's alphabet {grammar.alphabet!r}, "
+                         f"got {checks.shown(letters)}")
     t = grammar.tables()
     n = t.symbol.shape[0]
     k = len(letters)
@@ -284,6 +314,7 @@ def predicts_exactly_legal(params: SRNParams, grammar, string: str,
     predicted both legal successors and no others".
     """
     grammar = check_grammar(grammar)
+    check_strings([string], "string"), checks.real("threshold", threshold, low=0.0, high=1.0)
     y = outputs(params, grammar, [string])[0]
     ok = np.zeros(len(y), bool)
     for t in range(len(y)):
@@ -303,8 +334,11 @@ def node_separability(hidden, nodes, a: str = "#1", b: str = "#3") -> float:
     know whether an S leads to E (three-unit networks that
     merge them fail).
     """
-    h = np.asarray(hidden, dtype=float)
-    nodes = np.asarray(nodes)
+    h = checks.array("hidden", hidden, (None, None))
+    checks.instance("a", a, str, "a node label (a string)"), checks.instance("b", b, str, "a node label")
+    nodes = np.asarray(checks.strings("nodes", nodes))
+    if nodes.size != len(h):
+        raise ValueError(f"nodes must label every row of hidden ({len(h)}), got {nodes.size} labels")
     if not (np.any(nodes == a) and np.any(nodes == b)):
         raise ValueError(f"need patterns at both nodes {a!r} and {b!r}")
     ca, cb = h[nodes == a].mean(axis=0), h[nodes == b].mean(axis=0)
@@ -325,6 +359,7 @@ def length_statistics(grammar, max_letters: int = 400) -> tuple:
     embedded sub-grammars.
     """
     grammar = check_grammar(grammar)
+    count("max_letters", max_letters, 1, 100_000)  # the distribution converges long before
     dist = grammar.length_distribution(max_letters)
     k = np.arange(dist.size)
     mean = float(np.sum(k * dist) / dist.sum())
@@ -547,7 +582,8 @@ def length_constraint_predictions(params: SRNParams, grammar=None,
 
     Honours = every allowed letter above ``threshold`` and the excluded one at or below it.
     """
-    g = grammar or reber()
+    g = reber() if grammar is None else check_grammar(grammar)
+    checks.real("threshold", threshold, low=0.0, high=1.0)
     out = []
     for prefix, allowed, excluded, fig in FIGURE13_14:
         y = outputs(params, g, [prefix + "E"])[0][-1]  # activations after the whole prefix
@@ -614,7 +650,11 @@ def figure15_purity(params: SRNParams, grammar, strings) -> dict:
     """
     grammar = check_grammar(grammar)
     strings = check_strings(strings, 'strings')
+    if not strings:
+        raise ValueError("strings must hold at least one string, got none")
     hid = np.concatenate(outputs(params, grammar, strings, return_hidden=True)[1])
+    if not np.isfinite(hid).all():  # clustering them would fail deep in scipy
+        raise ValueError("params must be finite weights: the hidden states they give are not finite")
     z = analysis.cluster_hidden_states(hid)
     out = {}
     for name, lab in (("prediction", analysis.successor_labels(grammar, strings)),
@@ -782,6 +822,8 @@ def acp_pattern_design(corpus, strings, grammar, orders=range(7)):
     corpus = check_strings(corpus, 'corpus')
     strings = check_strings(strings, 'strings')
     grammar = check_grammar(grammar)
+    checks.instance("orders", orders, (list, tuple, range), "a sequence of orders (ints)")
+    orders = [count(f"orders[{i}]", n, 0, 100) for i, n in enumerate(orders)]
     nodes = analysis.node_labels(grammar, strings)
     prefixes = [s[:t + 1] for s in strings for t in range(len(s) - 1)]
     keys = analysis.acp_keys(grammar, strings)
@@ -803,7 +845,12 @@ def acp_pattern_r_squared(rows, x, activations) -> np.ndarray:
     (:func:`acp_pattern_design`), the dependent variable the network's
     activation of that letter at that pattern; no averaging over paths.
     """
-    a = np.asarray(activations, dtype=float)
+    a = checks.array("activations", activations, (None, None))
+    rows = checks.array("rows", rows, (None, 2), dtype="int", low=0)
+    if rows.size and (rows[:, 0].max() >= a.shape[0] or rows[:, 1].max() >= a.shape[1]):
+        raise ValueError(f"rows must index activations of shape {a.shape} (pattern, letter), got "
+                         f"({rows[:, 0].max()}, {rows[:, 1].max()}) at most")
+    x = checks.array("x", x, (None, len(rows)))
     y = np.array([a[i, j] for i, j in rows])
     out = np.zeros(len(x))
     for k, xk in enumerate(x):
@@ -821,9 +868,7 @@ def plausible_best_orders(r2) -> list:
     Returns the orders not beaten, in increasing order (the best order of the mean r² is
     always among them).  With one network nothing is decided: every order.
     """
-    r2 = np.asarray(r2, dtype=float)
-    if r2.ndim != 2:
-        raise ValueError(f"r2 must have shape (networks, orders), got {r2.shape}")
+    r2 = checks.array("r2", r2, (None, None))  # shape (networks, orders); intervals.mean refuses NaN
     n_orders = r2.shape[1]
     return [j for j in range(n_orders)
             if not any(intervals.mean(r2[:, k] - r2[:, j])[0] > 0 for k in range(n_orders) if k != j)]
@@ -946,7 +991,7 @@ def _acp_claims(d: dict, scale: str = "book") -> claims.ClaimsTable:
 # ------------------------------------------------------------------ experiment 4
 def problem3_strings(n_s: int) -> list:
     """Problem [3] of §5.1 with ``n_s`` intermediate S's: ``["BP" + "S"*n + "PE", "BT" + "S"*n + "TE"]``."""
-    n_s = count("n_s", n_s, 1)
+    n_s = count("n_s", n_s, 1, 10**6)
     return [f"B{a}{'S' * n_s}{a}E" for a in "PT"]
 
 
@@ -957,6 +1002,7 @@ def problem3_solved(y_list, strings, alphabet: str = "BTSPXVE", margin: float = 
     the correct letter's activation is ``>= margin`` and the other's
     ``<= 1 - margin``.
     """
+    y_list = _problem3_outputs(y_list, strings, alphabet, margin)
     for y, s in zip(y_list, strings):
         right, wrong = alphabet.index(s[-2]), alphabet.index("P" if s[-2] == "T" else "T")
         row = np.asarray(y)[len(s) - 3]
@@ -965,11 +1011,33 @@ def problem3_solved(y_list, strings, alphabet: str = "BTSPXVE", margin: float = 
     return True
 
 
+def _problem3_outputs(y_list, strings, alphabet, margin) -> list:
+    """The arguments of the problem [3] criteria, checked: ``y_list`` as arrays, one of shape
+    ``(len(s) - 1, len(alphabet))`` (or more rows) per string ``s`` of :func:`problem3_strings`."""
+    strings = check_strings(strings, "strings")
+    checks.instance("alphabet", alphabet, str, "a string of letters")
+    checks.real("margin", margin, low=0.5, high=1.0)
+    if len(strings) != 2 or any(len(s) < 5 or any(c not in alphabet for c in s) or s[-2] not in "PT"
+                                for s in strings):
+        raise ValueError(f"strings must be the two strings of problem3_strings() in the letters of "
+                         f"alphabet {alphabet!r}, got {checks.shown(strings)}")
+    checks.instance("y_list", y_list, (list, tuple), "a list of output arrays, one per string")
+    if len(y_list) != len(strings):
+        raise ValueError(f"y_list must hold one output array per string ({len(strings)}), got {len(y_list)}")
+    out = [checks.array(f"y_list[{i}]", y, (None, len(alphabet)), finite=False) for i, y in enumerate(y_list)]
+    short = [i for i, (y, s) in enumerate(zip(out, strings)) if len(y) < len(s) - 1]
+    if short:
+        raise ValueError(f"y_list[{short[0]}] must hold an output row per step of strings[{short[0]}] "
+                         f"({len(strings[short[0]]) - 1}), got {len(out[short[0]])}")
+    return out
+
+
 def problem3_shared_learned(y_list, strings, alphabet: str = "BTSPXVE", margin: float = 0.6) -> bool:
     """The shared predictions are learned: each S, and E after the last letter, ``>= margin``.
 
     All steps except the first (after B: T or P) and the last letter's.
     """
+    y_list = _problem3_outputs(y_list, strings, alphabet, margin)
     for y, s in zip(y_list, strings):
         y = np.asarray(y)
         for t in list(range(1, len(s) - 3)) + [len(s) - 2]:
@@ -978,7 +1046,7 @@ def problem3_shared_learned(y_list, strings, alphabet: str = "BTSPXVE", margin: 
     return True
 
 
-def train_problem3(n_hidden: int, n_s: int, n_networks: int, max_epochs: int, seed: int,
+def _train_problem3(n_hidden: int, n_s: int, n_networks: int, max_epochs: int, seed: int,
                    test_every: int = 100, progress=None) -> dict:
     """Train ``n_networks`` SRNs on problem [3] until solved or ``max_epochs``.
 
@@ -1029,7 +1097,8 @@ def growth_evidence(medians) -> dict:
     finite) or *untestable* (both censored: "more than the cap" twice says
     nothing about their order).
     """
-    m = [float(v) for v in medians]
+    checks.instance("medians", medians, (list, tuple, np.ndarray), "a sequence of medians (numbers or inf)")
+    m = [float(v) for v in checks.array("medians", medians, (None,), finite=False)]
     if any(math.isnan(v) for v in m):
         raise ValueError(f"medians must be numbers or inf, got {medians!r}")
     out = {"increasing": 0, "decreasing": 0, "untestable": 0}
@@ -1054,7 +1123,14 @@ def growth_decided(cells) -> dict:
     both medians are mostly censored (``inf / inf`` is undefined), or when a cell has fewer than
     6 runs (a median of so few has no 95% interval, and bootstrapping it is not valid).
     """
-    runs = [np.asarray([math.inf if e is None else e for e in c], dtype=float) for c in cells]
+    checks.instance("cells", cells, (list, tuple), "a list of cells, each a list of epochs (None: censored)")
+    for i, c in enumerate(cells):
+        checks.instance(f"cells[{i}]", c, (list, tuple, np.ndarray), "a list of epochs (None: censored)")
+    runs = [checks.array(f"cells[{i}]", [math.inf if e is None else e for e in c], (None,), finite=False)
+            for i, c in enumerate(cells)]
+    nan = [i for i, r in enumerate(runs) if np.isnan(r).any()]
+    if nan:
+        raise ValueError(f"cells[{nan[0]}] must hold epochs or inf (censored), got NaN")
     out = {"grows": 0, "shrinks": 0, "undecided": 0}
     for a, b in zip(runs[:-1], runs[1:]):
         if min(a.size, b.size) < 6:
@@ -1094,9 +1170,9 @@ def run_problem3(scale="book", seed=0, jobs=1, progress=None, trained=None) -> R
         n_ss = choose((2, 3, 4), (2, 4, 6, 12), scale)
         cap = choose(20_000, 100_000, scale)
         with numba_threads(jobs):
-            main = train_problem3(15, 3, choose(3, 5, scale), choose(30_000, 100_000, scale), seed,
+            main = _train_problem3(15, 3, choose(3, 5, scale), choose(30_000, 100_000, scale), seed,
                                   progress=progress)
-            sweep = [train_problem3(nh, ns, R, cap, seed, progress=progress)
+            sweep = [_train_problem3(nh, ns, R, cap, seed, progress=progress)
                      for nh in hidden for ns in n_ss]
     else:
         missing = {"main", "sweep", "hidden", "n_s", "cap", "n_networks"} - set(trained)
@@ -1184,8 +1260,8 @@ def twin_nearest_neighbours(hidden, labels, first_letters) -> float:
     path (the same label after T and after P), ``first_letters`` its first
     letter; only labels that occur after both letters count.
     """
-    h = np.asarray(hidden, dtype=float)
-    labels, first = list(labels), list(first_letters)
+    h = checks.array("hidden", hidden, (None, None))
+    labels, first = checks.strings("labels", labels), checks.strings("first_letters", first_letters)
     if h.ndim != 2 or not len(h) == len(labels) == len(first):
         raise ValueError(f"need hidden of shape (n, n_hidden) and n labels and first letters; got "
                          f"{h.shape}, {len(labels)} labels, {len(first)} first letters")
@@ -1224,6 +1300,7 @@ def embedded_states(params: SRNParams, grammar, max_letters: int = FIGURE20_MAX_
         ``"T"`` or ``"P"``.
     """
     grammar = check_grammar(grammar)
+    count("max_letters", max_letters, 3, 12)  # the number of strings grows exponentially with it
     strings = grammar.enumerate(max_letters)
     _, hid = outputs(params, grammar, strings, return_hidden=True)
     seen = {}

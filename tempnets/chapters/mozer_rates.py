@@ -52,6 +52,7 @@ from .. import focused as F
 from .. import focused_training as T
 from .. import intervals
 from .. import verbs as V
+from .. import checks
 from ..checks import count
 from ..experiments import Result, check_data, numba_threads
 from ..scale import get_scale
@@ -133,6 +134,7 @@ def task_config(task: str, mu: float, rho: float, omega: float) -> T.FocusedConf
     """
     if task not in TASKS:
         raise ValueError(f"task must be one of {', '.join(TASKS)}, got {task!r}")
+    mu, rho, omega = (checks.real(k, v) for k, v in (("mu", mu), ("rho", rho), ("omega", omega)))
     base = RATES["verbs"] if task == "verbs" else RATES["reproduce"]
     return replace(base, mu=float(mu), rho=float(rho), omega=float(omega)).validate()
 
@@ -195,7 +197,7 @@ def choose(score) -> int:
 
     ``score`` is ``(n_settings, n_runs)``, as :func:`search` returns it.
     """
-    s = np.asarray(score, dtype=float)
+    s = checks.array("score", score, finite=False)  # (its shape and finiteness: below)
     if s.ndim != 2 or s.size == 0:
         raise ValueError(f"score must be a non-empty (n_settings, n_runs) array, got shape {s.shape}")
     if not np.isfinite(s).all():
@@ -361,12 +363,19 @@ def search_grid(data, task: str, arch: str):
     of μ = ``mus[i]`` and the (ρ, ω) pair ``columns[j]``; ``nan`` where the grid has no such
     setting.  ``data`` is a ``mozer-rates`` result's or record's data.
     """
-    data = check_data(data, ["grid", "search"], "mozer-rates")
+    data = data.data if isinstance(data, Result) else data
+    checks.instance("data", data, dict, "a mozer-rates result's or record's data (a dict)")
+    if "grid" not in data or "search" not in data:
+        raise ValueError("data must be a mozer-rates result's data, with its grid and search")
     if task not in TASKS or arch not in ARCHS:
         raise ValueError(f"task must be one of {', '.join(TASKS)} and arch one of {', '.join(ARCHS)}, "
                          f"got {task!r}, {arch!r}")
     grid = _check_grid(data["grid"])
-    mean = np.asarray(data["search"][task][arch]["score"], float).mean(axis=1)
+    try:
+        score = data["search"][task][arch]["score"]
+    except (KeyError, TypeError, IndexError):
+        raise ValueError(f"data holds no search of task {task!r} with arch {arch!r}") from None
+    mean = checks.array("data's score", score, (len(grid), None), finite=False).mean(axis=1)
     mus = sorted({g[0] for g in grid})
     columns = sorted({g[1:] for g in grid})
     scores = np.full((len(mus), len(columns)), np.nan)
@@ -388,8 +397,14 @@ def side_by_side(tuned, *untuned, width: int = 50) -> str:
     tables do not make shows "—".  Statements are cut at ``width`` characters; the tables
     themselves give them in full.
     """
-    def rows(t):
-        return t.rows() if hasattr(t, "rows") else list(t)
+    def rows(t, name):
+        out = t.rows() if isinstance(t, claims.ClaimsTable) else t
+        keys = ("statement", "paper", "ours", "verdict")
+        if not isinstance(out, (list, tuple)) or not all(isinstance(r, dict) and all(k in r for k in keys)
+                                                         for r in out):
+            raise TypeError(f"{name} must be a claims table or a list of its rows (dicts with "
+                            f"{', '.join(keys)}), got {checks.shown(t)}")
+        return list(out)
 
     def cell(r):
         if r is None:
@@ -399,10 +414,12 @@ def side_by_side(tuned, *untuned, width: int = 50) -> str:
         verdict = r["verdict"].split(":")[0].replace(" (reported)", "").replace(" at this scale", "")
         return f"{value}, {verdict}"
 
-    before = {r["statement"]: r for t in untuned for r in rows(t)}
+    width = count("width", width, 10, 1000)
+    tuned = rows(tuned, "tuned")
+    before = {r["statement"]: r for i, t in enumerate(untuned) for r in rows(t, f"untuned[{i}]")}
     lines = [f"{'claim':{width}}  {'paper':>6}  {'fixed rates':22}  tuned rates",
              f"{'-' * width}  {'-' * 6}  {'-' * 22}  {'-' * 22}"]
-    for r in rows(tuned):
+    for r in tuned:
         old = before.get(r["statement"].removeprefix("verbs: "))
         paper = "—" if r["paper"] is None else f"{r['paper']:g}"
         lines.append(f"{_short(r['statement'], width):{width}}  {paper:>6}  {cell(old):22}  {cell(r)}")

@@ -60,7 +60,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import claims, intervals, metrics
+from .. import checks, claims, intervals, metrics
 from ..checks import count
 from ..experiments import Result, check_data, numba_threads
 from ..grammars import (embedded_reber, thesis_embedded_reber, long_embedded_reber, n_letters, reber,
@@ -68,7 +68,8 @@ from ..grammars import (embedded_reber, thesis_embedded_reber, long_embedded_reb
 from ..random import spawn
 from ..srn import init_params
 from ..scale import get_scale
-from ..srn import SRNParams, srn_forward
+from ..srn import SRNParams, check_attention, check_params, srn_forward
+from ..grammars import check_grammar, check_strings
 from ..training import TrainConfig, train_online
 
 __all__ = [
@@ -126,6 +127,8 @@ def condition_config(name: str, context_init: float = CONTEXT_INIT) -> TrainConf
     with phases 0..6 (Figure 4.1); all networks have 15 hidden units.  Every
     string starts from the context ``context_init`` (:data:`CONTEXT_INIT`).
     """
+    checks.instance("name", name, str, f"a condition name ({', '.join(CONDITIONS)})")
+    checks.real("context_init", context_init, low=0.0, high=1.0)
     if name not in CONDITIONS:
         raise ValueError(f"unknown condition {name!r}; known: {', '.join(CONDITIONS)}")
     c = CONDITIONS[name]
@@ -161,6 +164,8 @@ class Sizes:
     n_test: int = 1000
 
     def __post_init__(self):
+        count("n_networks", self.n_networks, 1, 10_000), count("n_strings", self.n_strings, 1, 10**10)
+        count("test_every", self.test_every, 1), count("n_test", self.n_test, 1, 100_000)
         if self.n_strings % self.test_every:
             raise ValueError(f"test_every ({self.test_every}) must divide n_strings ({self.n_strings})")
 
@@ -384,6 +389,9 @@ def test_strings(grammar, n: int = 1000, rng=None, min_letters: int | None = Non
     list of str
         Full strings (with B and E), in the order drawn.
     """
+    check_grammar(grammar), count("n", n, 1, 100_000)  # n distinct strings: a few thousand exist
+    if min_letters is not None:
+        count("min_letters", min_letters, 0, 10_000)
     return grammar.sample(n, rng, min_letters=min_letters, distinct=True)
 
 
@@ -395,8 +403,12 @@ def length_statistics(strings) -> dict:
     thesis's framing (without inner B and E; ``BTTXSTE`` counts 6), which
     reproduces the thesis's mean and minimum (16.4 and 6 in chapter 4).
     """
+    strings = check_strings(strings, "strings")
     if not strings:
         raise ValueError("no strings to measure")
+    bad = [i for i, s in enumerate(strings) if len(s) < 2 or s[0] != "B" or s[-1] != "E"]
+    if bad:
+        raise ValueError(f"strings[{bad[0]}] must be a full string, B ... E, got {strings[bad[0]][:40]!r}")
     n = np.array([n_letters(s) for s in strings])
     m = np.array([n_letters(s) + 1 - (2 if s.find("B", 1) > 0 else 0) for s in strings])
     return {"n": len(strings), "distinct": len(set(strings)) == len(strings),
@@ -424,6 +436,8 @@ def score(params: SRNParams, strings, grammar, config: TrainConfig) -> dict:
         for an unstacked network), and the per-string booleans
         ``embed_ok``/``final_ok`` of shape ``(R, n_strings)``.
     """
+    grammar = _check_net(params, config, check_grammar(grammar))  # (required here: no default)
+    strings = _check_letters(strings, grammar, "strings")
     p = params.stack()
     enc = [grammar.encode(s) for s in strings]
     y, off = srn_forward(p, enc, **_attention(config))
@@ -470,6 +484,23 @@ def train_condition(grammar, config: TrainConfig, sizes: Sizes, *, seed: int = 0
         nested lists, ``params`` (final weights as nested lists, see
         :func:`params_from_data`), ``networks`` and ``wall_time_s``.
     """
+    check_grammar(grammar), count("seed", seed)
+    checks.instance("config", config, TrainConfig, "a TrainConfig (from condition_config)").validate()
+    checks.instance("sizes", sizes, Sizes, "a Sizes (the experiment's sizes)")
+    if networks is not None:
+        checks.instance("networks", networks, (list, tuple, range), "None or a sequence of network indices")
+        if not len(networks):
+            raise ValueError("networks must name at least one network (or be None: all of them)")
+        for i, k in enumerate(networks):
+            count(f"networks[{i}]", k, 0, sizes.n_networks - 1)
+    checks.instance("tests", tests, dict, "a dict name -> (strings, grammar) (from make_test_sets)")
+    for name, t in tests.items():
+        if not (isinstance(t, tuple) and len(t) == 2):
+            raise TypeError(f"tests[{name!r}] must be a (strings, grammar) pair, got {checks.shown(t)}")
+        _check_letters(t[0], check_grammar(t[1], f"tests[{name!r}]'s grammar"), f"tests[{name!r}]'s strings")
+    if on_test is not None and not callable(on_test):
+        raise TypeError(f"on_test must be None or a function on_test(strings_seen, params), got "
+                        f"{checks.shown(on_test)}")
     hook = None if on_test is None else {"run": on_test}
     return train_conditions(grammar, {"run": config}, sizes, seed=seed, tests=tests,
                             networks=networks, progress=progress, on_test=hook)["run"]
@@ -542,14 +573,43 @@ def train_conditions(grammar, configs: dict, sizes: Sizes, *, seed: int = 0, tes
     } for n, c, p in zip(names, cfgs, params)}
 
 
+def _check_net(params, config, grammar, name="grammar"):
+    """The arguments shared by the analysis functions, checked: ``params`` (:class:`SRNParams`),
+    ``config`` (:class:`TrainConfig`, which fixes the attention pattern); ``grammar``, or the
+    thesis's embedded Reber grammar when ``None``, returned."""
+    checks.instance("params", params, SRNParams, "an SRNParams (from srn.init_params or params_from_data)")
+    check_params(params)
+    checks.instance("config", config, TrainConfig, "a TrainConfig (from condition_config)").validate()
+    return thesis_embedded_reber() if grammar is None else check_grammar(grammar, name)
+
+
+def _check_letters(strings, grammar, name: str) -> list:
+    """``strings`` after checking each is a str of two or more letters of ``grammar``'s alphabet."""
+    strings = check_strings(strings, name)
+    for i, s in enumerate(strings):
+        bad = sorted(set(s) - set(grammar.alphabet))
+        if bad or len(s) < 2:
+            why = f"letter {bad[0]!r}, not in the alphabet {grammar.alphabet}" if bad else "fewer than 2 letters"
+            raise ValueError(f"{name}[{i}] ({s[:40]!r}) has {why}")
+    return strings
+
+
+def _one_network(params, name: str) -> None:
+    checks.instance(name, params, SRNParams, "an SRNParams (one network)")
+    if check_params(params, name).W_ih.shape[0] != 1 or np.ndim(params.W_ih) != 2:
+        raise ValueError(f"{name} must be one network (not a stack); use params.network(k)")
+
+
 def flat_params(params: SRNParams) -> np.ndarray:
     """One network's weights as one vector (order ``W_ih, W_hh, b_h, W_ho, b_o``), for gradient checks."""
+    _one_network(params, "params")
     return np.concatenate([np.ravel(a) for a in params])
 
 
 def unflat_params(x, like: SRNParams) -> SRNParams:
     """Inverse of :func:`flat_params`: a vector back to arrays shaped like ``like``."""
-    x = np.asarray(x, dtype=np.float64)
+    _one_network(like, "like")
+    x = checks.array("x", x, (sum(np.size(a) for a in like),), finite=False)
     out, i = [], 0
     for a in like:
         out.append(x[i:i + a.size].reshape(a.shape))
@@ -565,7 +625,10 @@ def summed_error(params: SRNParams, strings, config: TrainConfig, grammar=None) 
     The loss whose gradient untruncated BPTT computes (chapter 7); evaluated
     by a forward pass only, so central differences of it check a learning rule.
     """
-    g = grammar or thesis_embedded_reber()
+    g = _check_net(params, config, grammar)
+    strings = _check_letters(strings, g, "strings")
+    if not strings:
+        raise ValueError("strings must hold at least one string, got none")
     enc = [g.encode(s) for s in strings]
     y, _ = srn_forward(params, enc, **_attention(config))
     targets = np.eye(y.shape[-1])[np.concatenate([e[1:] for e in enc])]
@@ -574,7 +637,14 @@ def summed_error(params: SRNParams, strings, config: TrainConfig, grammar=None) 
 
 def params_from_data(data: dict) -> SRNParams:
     """The stacked final weights stored by :func:`train_condition` (``data["params"]``)."""
-    return SRNParams(*(np.asarray(a, dtype=np.float64) for a in data["params"]))
+    checks.instance("data", data, dict, "a dict from train_condition (with its 'params')")
+    stored = data.get("params")
+    if not isinstance(stored, (list, tuple)) or len(stored) != len(SRNParams._fields):
+        raise ValueError(f"data['params'] must hold the {len(SRNParams._fields)} weight arrays of "
+                         f"train_condition ({', '.join(SRNParams._fields)}), got {checks.shown(stored)}")
+    params = SRNParams(*(checks.array(k, a, finite=False) for k, a in zip(SRNParams._fields, stored)))
+    check_params(params, "data['params']")  # their shapes fit together
+    return params
 
 
 # ----------------------------------------------------------------------------- Figure 2.1
@@ -608,7 +678,12 @@ def hidden_differences(params: SRNParams, pairs, config: TrainConfig, grammar=No
     dict
         ``avg_sum``, ``avg_max``: ndarray of shape ``(R,)``.
     """
-    g = grammar or thesis_embedded_reber()
+    g = _check_net(params, config, grammar)
+    checks.instance("pairs", pairs, (list, tuple), "a list of (P string, T string) pairs")
+    if not pairs or not all(isinstance(p, (list, tuple)) and len(p) == 2 for p in pairs):
+        raise ValueError(f"pairs must be a non-empty list of (P string, T string) pairs (from "
+                         f"complementary_pairs), got {checks.shown(pairs)}")
+    _check_letters([s for pair in pairs for s in pair], g, "pairs")
     strings = [s for pair in pairs for s in pair]
     _, off, hid = srn_forward(params.stack(), [g.encode(s) for s in strings], return_hidden=True,
                               **_attention(config))
@@ -717,6 +792,8 @@ def make_test_sets(seed: int = 0, grammar_name: str = "embedded", scale=None, n_
     random stream derived from ``seed`` and its name, so it is the same in
     every experiment of that seed.
     """
+    checks.one_of("grammar_name", grammar_name, ("embedded", "time-varying")), checks.flag("long", long)
+    count("n_test", n_test, 1, 100_000)
     g = _grammar(grammar_name, framing)
     out = {"original": (test_strings(g, n_test, _seed(seed, "test", grammar_name)), g)}
     if long:
@@ -1274,7 +1351,8 @@ def hidden_trace(params: SRNParams, string: str, config: TrainConfig, grammar=No
         ``(T, n_hidden)``, ``output`` ``(T, n_out)``, ``attentive``
         ``(T, n_hidden)`` booleans (unit updated at that step).
     """
-    g = grammar or thesis_embedded_reber()
+    g = _check_net(params, config, grammar)
+    _check_letters([string], g, "string")
     if params.stacked:
         raise ValueError("hidden_trace needs one network; use params.network(k)")
     y, _, h = srn_forward(params, [g.encode(string)], **_attention(config),
@@ -1299,7 +1377,9 @@ def activation_table(params: SRNParams, string: str, config: TrainConfig, gramma
     tenths (``A`` = 1.0) and the target.  Units are in our order (the 8 normal
     units, then the 7 PA units); outputs in the alphabet's order ``BTSPXVE``.
     """
-    g = grammar or thesis_embedded_reber()
+    g = _check_net(params, config, grammar)
+    for field, a in zip(SRNParams._fields, params):
+        checks.array(f"params.{field}", a)  # finite: the table rounds every activation
     tr = hidden_trace(params, string, config, g)
     pa = np.flatnonzero(np.array(config.period or [1] * config.n_hidden) > 1)
     nh = tr["hidden"].shape[1]
@@ -1331,7 +1411,8 @@ def indicator_units(params: SRNParams, strings, config: TrainConfig, grammar=Non
         ``|difference|``), ``context`` ``(n_strings,)`` the best unit's final
         context activations, ``indicator`` ``(n_strings,)`` ``"P"``/``"T"``.
     """
-    g = grammar or thesis_embedded_reber()
+    g = _check_net(params, config, grammar)
+    strings = _check_letters(strings, g, "strings")
     _, off, hid = srn_forward(params, [g.encode(s) for s in strings], return_hidden=True,
                               **_attention(config))
     last = off[1:] - 2  # the step that predicts the final symbol
@@ -1353,7 +1434,8 @@ def failure_cases(params: SRNParams, strings, config: TrainConfig, grammar=None)
         see :func:`indicator_units`) and ``output`` (the output activations
         there, in alphabet order), sorted by ``unit_context``.
     """
-    g = grammar or thesis_embedded_reber()
+    g = _check_net(params, config, grammar)
+    strings = _check_letters(strings, g, "strings")
     sc = score(params, strings, g, config)
     iu = indicator_units(params, strings, config, g)
     y, off = srn_forward(params, [g.encode(s) for s in strings], **_attention(config))
@@ -1430,6 +1512,12 @@ def _framing_claims(f_th, f_be, sz: Sizes, scale="book") -> claims.ClaimsTable:
 # ----------------------------------------------------------------------------- self-checks
 def attention_mask(period, phase, n_steps: int) -> np.ndarray:
     """``(n_steps, n_hidden)`` booleans: unit ``k`` is attentive at step ``t`` iff ``(t - phase_k) mod period_k = 0``."""
+    dims = {}
+    period = checks.array("period", period, ("n_hidden",), dims, dtype="int")
+    phase = checks.array("phase", phase, ("n_hidden",), dims, dtype="int")
+    check_attention(period, phase, period.size)
+    n_steps = count("n_steps", n_steps, 0, 10**7)
+    checks.memory(n_steps * period.size, f"attention_mask of {n_steps:,} steps", itemsize=1)
     t = np.arange(n_steps)[:, None]
     return (t - np.asarray(phase)) % np.asarray(period) == 0
 

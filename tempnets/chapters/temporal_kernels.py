@@ -48,6 +48,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import claims, intervals, optim, rnn_baselines as rb, sequences as sq, tkrnn
+from .. import checks
 from ..checks import count
 from ..experiments import Piece, Result, run_pieces
 from ..scale import get_scale
@@ -57,8 +58,7 @@ __all__ = ["SIZES", "LONG_SIZES", "TUNED", "run_long_delays", "sizes_of", "Sizes
            "model_functions", "build", "train_one",
            "evaluate", "hidden_drift", "run_kernels", "run_serial_recall", "params_from_data",
            "SEARCH", "run_search", "search_choice", "TRAINING_SEARCH", "run_training_search",
-           "training_search_sizes", "training_choice", "curriculum_task", "validation_batch",
-           "validation_scores",
+           "training_search_sizes", "training_choice", "curriculum_task",
            "check_kernel", "check_lambda_grad", "check_half_life", "pulse_states", "hidden_states"]
 
 PAPER = {
@@ -250,13 +250,14 @@ of the longest test delay for the state to count as stable: 1% of the unit's ran
 
 def model_functions(name: str):
     """``(forward(params, x, return_states), loss_and_grad)`` of a model of :data:`MODELS`."""
+    checks.instance("name", name, str, f"a model name ({', '.join(MODELS)})")
     if name == "RNN":
         return rb.rnn_forward, rb.rnn_loss_and_grad
     if name == "LSTM":
         return rb.lstm_forward, rb.lstm_loss_and_grad
     if name.startswith("TKRNN"):
         return tkrnn.tkrnn_forward, tkrnn.tkrnn_loss_and_grad
-    raise ValueError(f"unknown model {name!r}; known: {', '.join(MODELS)}")
+    raise ValueError(f"unknown model name {name!r}; known: {', '.join(MODELS)}")
 
 
 def _kernels(name: str) -> int:
@@ -271,6 +272,9 @@ def build(name: str, task: sq.SerialRecall, hidden: int, rng=None, scale: float 
     (:func:`tempnets.tkrnn.init_params`, :func:`tempnets.rnn_baselines.rnn_init`,
     :func:`~tempnets.rnn_baselines.lstm_init`); ``forget_bias`` is the LSTM's."""
     model_functions(name)
+    checks.instance("task", task, sq.SerialRecall, "a sequences.SerialRecall")
+    count("hidden", hidden, 1, 100_000)
+    checks.real("scale", scale, low=0.0, low_open=True), checks.real("forget_bias", forget_bias)
     I, O = task.n_in, task.n_out
     if name.startswith("TKRNN"):
         return tkrnn.init_params(I, hidden, O, _kernels(name), rng=rng, scale=scale)
@@ -301,6 +305,13 @@ def train_one(name: str, sz: Sizes, seed: int = 0, k: int = 0, progress=None, ch
     :class:`~tempnets.checkpoint.Checkpoint`, the training saves its state under ``key``
     (default ``"NAME-K.training"``) and continues from it (:func:`tempnets.optim.train`).
     """
+    model_functions(name), _check_sizes(sz), count("seed", seed), count("k", k)
+    if checkpoint is not None:
+        from ..checkpoint import Checkpoint
+
+        checks.instance("checkpoint", checkpoint, Checkpoint, "None or a tempnets.checkpoint.Checkpoint")
+    if key is not None:
+        checks.instance("key", key, str)
     sz = sz.for_model(name)
     task = sz.task
     init_scale, rate = sz.setting(name)
@@ -308,19 +319,40 @@ def train_one(name: str, sz: Sizes, seed: int = 0, k: int = 0, progress=None, ch
     params = build(name, task, sz.hidden, init_rng, scale=init_scale, forget_bias=sz.forget_bias)
     _, lg = model_functions(name)
     draw = sq.make_bucketed_batch if sz.bucketed else sq.make_batch
-    validation = validation_batch(sz, seed, k)
+    validation = _validation_batch(sz, seed, k)
 
     def evaluate(p):
-        return validation_scores(name, p, validation)["string"]
+        return _validation_scores(name, p, validation)["string"]
 
     def sample(g, step):
-        return draw(curriculum_task(sz, step), sz.batch, g)[:3]
+        return draw(_curriculum_task(sz, step), sz.batch, g)[:3]  # sz checked once, above
 
     return optim.train(lg, params, sample, sz.updates, sample_with_step=True,
                        config=optim.OptimConfig(learning_rate=rate, final_rate=sz.final_rate),
                        rng=batch_rng, evaluate=evaluate, eval_every=sz.eval_every,
                        progress=progress, desc=f"{name} #{k}", checkpoint=checkpoint,
                        checkpoint_key=key or f"{name}-{k}.training", dtype=sz.dtype)
+
+
+def _check_sizes(sz) -> None:
+    """``sz`` is a :class:`Sizes` whose fields can train and test (a :class:`Sizes` checks none itself)."""
+    checks.instance("sz", sz, Sizes, "a temporal_kernels.Sizes (SIZES[scale], sizes_of(data))")
+    for field in ("delays", "test_delays"):
+        checks.instance(field, getattr(sz, field), (tuple, list), "a tuple of delays")
+    sz.task  # noqa: B018  (SerialRecall checks alphabet, length, delays and min_length)
+    for field, top in (("hidden", 100_000), ("batch", 10**6), ("updates", 10**9), ("seeds", 10_000),
+                       ("eval_every", None), ("n_test", 10**6)):
+        count(field, getattr(sz, field), 1, top)
+    for i, d in enumerate(sz.test_delays):
+        count(f"test_delays[{i}]", d, 0, 10**6)
+    checks.real("learning_rate", sz.learning_rate, low=0.0, low_open=True)
+    if sz.final_rate is not None:
+        checks.real("final_rate", sz.final_rate, low=0.0)
+    checks.real("ramp", sz.ramp, low=0.0, high=1.0), checks.real("forget_bias", sz.forget_bias)
+    checks.flag("bucketed", sz.bucketed), checks.one_of("dtype", sz.dtype, ("float64", "float32"))
+    for field in ("settings", "recipes"):
+        if getattr(sz, field) is not None:
+            checks.instance(field, getattr(sz, field), dict, "None or a dict by model name")
 
 
 def curriculum_task(sz: Sizes, step: int) -> sq.SerialRecall:
@@ -330,6 +362,12 @@ def curriculum_task(sz: Sizes, step: int) -> sq.SerialRecall:
     ``s = step - 1`` (``low, high``: the training delays; ``L`` the string length; ``m`` =
     ``min_length``, or 1), and with ``min_length`` the strings keep lengths from ``m`` up to
     that.  Integer arithmetic, so every machine trains on the same batches."""
+    _check_sizes(sz), count("step", step, 1)
+    return _curriculum_task(sz, step)
+
+
+def _curriculum_task(sz: Sizes, step: int) -> sq.SerialRecall:
+    """:func:`curriculum_task` unchecked: :func:`train_one` calls it at every update."""
     task = sz.task
     ramp = round(sz.ramp * sz.updates)
     s = step - 1
@@ -347,6 +385,9 @@ def hidden_states(name, params, x):
     (The LSTM's cells c are not bounded and may integrate; its units' activations h
     are what the next step and the outputs see.)"""
     fwd, _ = model_functions(name)
+    if not isinstance(params, dict):
+        raise TypeError(f"params must be a model's parameters (a dict from build), got "
+                        f"{checks.shown(params)}")
     out = fwd(params, x, return_states=True)
     return out[0], out[1]
 
@@ -356,12 +397,18 @@ def hidden_drift(states, task: sq.SerialRecall, delay: int) -> np.ndarray:
 
     Entry ``j`` is ``sqrt(mean over units and sequences of (s_t - s_{t-1})^2)`` at the
     ``j``-th delay step ``t = L + j``: a stable state has drift near 0."""
+    checks.instance("task", task, sq.SerialRecall, "a sequences.SerialRecall")
+    delay = count("delay", delay, 1)
+    states = checks.array("states", states, (None, None, None), finite=False)  # (T, B, units)
+    if len(states) < task.length + delay:
+        raise ValueError(f"states must cover the task's {task.length} letters and a delay of {delay} "
+                         f"({task.length + delay} steps), got {len(states)}")
     L = task.length
     d = np.diff(states[L - 1:L + delay], axis=0)
     return np.sqrt(np.mean(d ** 2, axis=(1, 2)))
 
 
-def validation_batch(sz: Sizes, seed: int = 0, k: int = 0) -> tuple:
+def _validation_batch(sz: Sizes, seed: int = 0, k: int = 0) -> tuple:
     """``(x, target, mask)`` of network ``k``'s 256 validation strings (:func:`train_one`'s):
     whole strings at the longest training delay, from a stream of their own."""
     task = sz.task
@@ -369,8 +416,8 @@ def validation_batch(sz: Sizes, seed: int = 0, k: int = 0) -> tuple:
                          delay=task.delays[1], length=task.length)[:3]
 
 
-def validation_scores(name: str, params, batch) -> dict:
-    """``recall_scores`` of ``name``'s network ``params`` on a :func:`validation_batch`."""
+def _validation_scores(name: str, params, batch) -> dict:
+    """``recall_scores`` of ``name``'s network ``params`` on a :func:`_validation_batch`."""
     x, target, mask = batch
     return sq.recall_scores(model_functions(name)[0](params, x), target, mask)
 
@@ -384,6 +431,10 @@ def evaluate(name: str, params, sz: Sizes, seed: int = 0) -> dict:
     the string accuracy for each list length ``1 .. L`` at the longest training delay
     (``by_length``: shorter lists than the task's, which the network may or may not have
     trained on).  ``sz.n_test`` strings per delay and per length."""
+    model_functions(name), _check_sizes(sz), count("seed", seed)
+    if not isinstance(params, dict):
+        raise TypeError(f"params must be a model's parameters (a dict from build), got "
+                        f"{checks.shown(params)}")
     task = sz.task
     out = {"symbol": [], "string": [], "position": []}
     for j, d in enumerate(sz.test_delays):
@@ -409,9 +460,15 @@ def _jsonable_params(p):
 
 def params_from_data(data: dict, name: str, k: int = 0) -> dict:
     """The recorded final parameters of network ``k`` of model ``name`` (``data["params"]``)."""
-    if "params" not in data or name not in data["params"]:
+    checks.instance("data", data, dict, "a tk-serial-recall result's data (a dict)")
+    checks.instance("name", name, str, f"a model name ({', '.join(MODELS)})"), count("k", k)
+    if not isinstance(data.get("params"), dict) or name not in data["params"]:
         raise ValueError(f"the data has no recorded parameters for {name!r} (missing key 'params')")
-    return {kk: np.asarray(v) for kk, v in data["params"][name][k].items()}
+    nets = data["params"][name]
+    if not isinstance(nets, list) or k >= len(nets) or not isinstance(nets[k], dict):
+        raise ValueError(f"k must be one of the {len(nets) if isinstance(nets, list) else 0} recorded "
+                         f"networks of {name!r}, got {k}")
+    return {kk: np.asarray(v) for kk, v in nets[k].items()}
 
 
 def _windowed(values, w):
@@ -516,7 +573,14 @@ def _recall(exp_id, table, scale, seed, jobs, progress, trained, checkpoint=None
 
 def sizes_of(data: dict) -> Sizes:
     """The :class:`Sizes` a ``tk-serial-recall``/``tk-long-delays`` result was trained with."""
+    checks.instance("data", data, dict, "a tk-serial-recall result's data (a dict)")
     _need(data, ["sizes"])
+    fields = dataclasses.fields(Sizes)
+    required = [f.name for f in fields if f.default is dataclasses.MISSING]
+    if not isinstance(data["sizes"], dict) or any(k not in data["sizes"] for k in required) \
+            or not set(data["sizes"]) <= {f.name for f in fields}:
+        raise ValueError(f"data's sizes must be a dict of the Sizes fields ({', '.join(required)}, ...), "
+                         f"got {checks.shown(data['sizes'])}")
     return Sizes(**{k: tuple(v) if isinstance(v, list) else v for k, v in data["sizes"].items()})
 
 
@@ -713,6 +777,15 @@ def _search_piece(name, init_scale, rate, base, seed, k) -> Piece:
                  _search_task, (name, init_scale, rate, base, seed, k))
 
 
+def _check_runs(runs, name, keys) -> None:
+    """``runs``: a list of dicts with ``keys`` (a search's runs); ``name``: a model name."""
+    checks.instance("name", name, str, f"a model name ({', '.join(MODELS)})")
+    checks.instance("runs", runs, (list, tuple), "a search's list of runs (dicts)")
+    for i, r in enumerate(runs):
+        if not isinstance(r, dict) or any(k not in r for k in keys):
+            raise ValueError(f"runs[{i}] must be a dict with {', '.join(keys)}, got {checks.shown(r)}")
+
+
 def search_choice(runs: list, name: str) -> dict:
     """The setting chosen for model ``name`` from the search's ``runs``.
 
@@ -720,6 +793,7 @@ def search_choice(runs: list, name: str) -> dict:
     delay, over the setting's networks); on a tie the lower mean final training loss (the
     last tenth of the updates; a diverged network counts as an infinite loss).  Returns
     ``{"init_scale", "learning_rate", "val_string", "final_loss"}``."""
+    _check_runs(runs, name, ("model", "init_scale", "learning_rate", "val_string", "final_loss"))
     by = {}
     for r in runs:
         if r["model"] == name:
@@ -809,7 +883,7 @@ def _training_search_task(scale, label, changes, name, seed, k, checkpoint=None,
     except optim.DivergenceError as e:  # scores 0, below every setting that trained
         return {**run, "val_string": 0.0, "val_symbol": 0.0, "eval_steps": [], "val_curve": [],
                 "diverged": str(e)}
-    final = validation_scores(name, params, validation_batch(sz, seed, k))
+    final = _validation_scores(name, params, _validation_batch(sz, seed, k))
     return {**run, "val_string": final["string"], "val_symbol": final["symbol"],
             "eval_steps": h.eval_steps, "val_curve": [float(v) for v in h.evals],
             "seconds": round(h.seconds, 2)}
@@ -830,6 +904,7 @@ def _training_search_piece(scale, label, changes, name, seed, k) -> Piece:
 def training_choice(runs: list, name: str) -> dict:
     """The run of the training search chosen for model ``name``: the highest validation string
     accuracy, on a tie the highest symbol accuracy, on a tie the earlier setting."""
+    _check_runs(runs, name, ("model", "val_string", "val_symbol"))
     mine = [r for r in runs if r["model"] == name]
     if not mine:
         raise ValueError(f"the training search has no runs of {name!r}")
@@ -890,7 +965,8 @@ def pulse_states(lambdas, steps: int = 30) -> np.ndarray:
     ``lambdas``), so it shows what the recursion of eq. 9 actually carries.
     Returns ``(len(lambdas), steps)``.
     """
-    la = tkrnn.check_lambda(np.atleast_1d(lambdas), "lambdas")
+    la = tkrnn.check_lambda(checks.array("lambdas", np.atleast_1d(lambdas), (None,)), "lambdas")
+    steps = count("steps", steps, 1, 100_000)
     out = []
     for lx in la:
         p = tkrnn.init_params(1, 1, 1, rng=0)
@@ -967,6 +1043,12 @@ def check_kernel(fn) -> None:
 
 def check_lambda_grad(answer, params, x, target, mask) -> None:
     """Coding exercise: ``answer`` is dL/dθ (θ = logit λ) for these arguments, shape (n, H + I)."""
+    if not isinstance(params, dict) or "theta" not in params:
+        raise TypeError(f"params must be a TKRNN's parameters (a dict from tkrnn.init_params), got "
+                        f"{checks.shown(params)}")
+    if target is None or mask is None:
+        raise TypeError("target and mask must be arrays of the batch (the exercise's t6 and m6), got None")
+    tkrnn.check_batch(x, target, mask)
     _, g = tkrnn.tkrnn_loss_and_grad(params, x, target, mask)
     if not np.max(np.abs(g["theta"])) > 1e-6:  # then an answer of zeros would pass
         raise CheckFailed("dL/dθ: for these arguments the gradient is zero everywhere (does the mask score "
@@ -978,6 +1060,7 @@ def check_lambda_grad(answer, params, x, target, mask) -> None:
 
 def check_half_life(answer, lam_value: float) -> None:
     """Coding exercise: the lag at which a pulse has decayed to half, ``ln 0.5 / ln λ`` steps."""
-    tkrnn.check_lambda(lam_value)
+    if tkrnn.check_lambda(lam_value, "lam_value").ndim:
+        raise TypeError(f"lam_value must be one number in (0, 1), got {checks.shown(lam_value)}")
     check_value(f"half-life for λ = {lam_value}", answer, math.log(0.5) / math.log(lam_value),
                 rtol=1e-6, hint="solve λ^h = 1/2 for h")
