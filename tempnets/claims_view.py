@@ -302,7 +302,7 @@ def to_html(table, plot: bool = True) -> str:
            f"<div class='tnc-title'>{math_html(table.title)}</div>",
            f"<div class='tnc-legend'>{_legend(table)}</div>"]
     if plot and table.claims:
-        alt = html.escape(f"Forest plot of the {len(table.claims)} claims of '{table.title}': each "
+        alt = html.escape(f"Forest plot of the {len(table.claims)} claims of '{_short(table.title, 200)}': each "
                           "claim's value with its 95% interval, coloured by verdict, against the "
                           "paper's value and the values that pass its test", quote=True)
         svg = base64.b64encode(forest_svg(table)).decode("ascii")
@@ -371,7 +371,8 @@ def _plain(v) -> str:
 
 
 def _short(text: str, n: int = 36) -> str:
-    text = re.sub(r"\^\{([^{}]*)\}", r"^\1", str(text))
+    """``text`` in plain letters (``TKRNN^{+2}`` as ``TKRNN^+2``), cut to ``n`` characters."""
+    text = re.sub(r"([\^_])\{([^{}]*)\}", r"\1\2", str(text))
     return text if len(text) <= n else text[:n - 1].rstrip() + "…"
 
 

@@ -777,6 +777,7 @@ def steps_histogram(solved, cap: int, bound=None, ax=None, label: str = "", colo
     bound as a dashed line (if ``bound`` is given).  ``outline=True`` draws only its outline,
     so that it does not hide histograms drawn before it."""
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     ax = ax or plt.subplots(figsize=(6, 3.5))[1]
     s = np.asarray(solved, dtype=float)
@@ -793,6 +794,7 @@ def steps_histogram(solved, cap: int, bound=None, ax=None, label: str = "", colo
     ax.set_xscale("log")
     ax.set_xlabel("steps to solution")
     ax.set_ylabel("runs")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # a count of runs: no 2.5 runs
     ax.legend(fontsize=8, loc="upper right")
     return ax
 
