@@ -151,3 +151,19 @@ def test_steps_histogram_counts_whole_runs():
     ticks = ax.get_yticks()
     plt.close(ax.figure)
     assert all(float(v).is_integer() for v in ticks), f"y ticks {ticks} are not whole runs"
+
+
+@pytest.mark.parametrize("eid", ["gsm-problem3", "fw-parking", "tk-serial-recall"])
+def test_the_html_counts_what_the_scorecard_counts(eid):
+    """The verdicts the page shows, counted from its rows, equal the scorecard's counts of the
+    same re-derived record (tempnets.scorecard.table_counts reads the verdict words)."""
+    from tempnets import experiments, scorecard
+
+    table = experiments.rederive(f"paper_scale/{eid}.json")[0].claims
+    shown = re.findall(r"<tr class='tnc-v-([a-z-]+)'", table._repr_html_())
+    counted = {}
+    for kind in ("replication", "computation"):
+        for cat, n in scorecard.table_counts(table, kind).items():
+            key = {"undecidable by design": "not decided"}.get(cat, cat).replace(" ", "-")
+            counted[key] = counted.get(key, 0) + n
+    assert {k: shown.count(k) for k in counted} == counted and len(shown) == sum(counted.values())
