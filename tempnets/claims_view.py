@@ -123,8 +123,9 @@ def number_html(x) -> str:
         return "not a number"
     if math.isinf(x):
         return "not reached" if x > 0 else "−∞"
-    if x != 0 and (abs(x) < 1e-3 or abs(x) >= 1e15):
-        mantissa, exponent = f"{x:.3g}".split("e") if "e" in f"{x:.3g}" else (f"{x:.3g}", "0")
+    if x != 0 and (abs(x) < 1e-4 or abs(x) >= 1e15):
+        mantissa, exponent = f"{x:.2e}".split("e")
+        mantissa = mantissa.rstrip("0").rstrip(".")
         return f"{mantissa} × 10<sup>{int(exponent)}</sup>".replace("-", "−")
     if abs(x) >= 1e4:
         return f"{float(f'{x:.4g}'):,.0f}"
@@ -180,7 +181,7 @@ _STYLE = """<style>
 .tnc table.tnc-t tr.tnc-group td{font-style:italic;background:rgba(127,127,127,.08);border-left:0}
 .tnc .tnc-sub{display:block;font-size:.88em;opacity:.75}
 .tnc .tnc-value{font-weight:600}
-.tnc .tnc-badge{display:inline-block;padding:.05em .5em;border-radius:.9em;color:#fff;background:var(--tnc-c);font-weight:600;font-size:.88em;line-height:1.3}
+.tnc .tnc-badge{display:inline-block;max-width:100%;overflow-wrap:anywhere;padding:.05em .45em;border-radius:.9em;color:#fff;background:var(--tnc-c);font-weight:600;font-size:.8em;line-height:1.3}
 .tnc .tnc-flag{color:var(--tnc-c);font-weight:700}
 .tnc .tnc-bar{display:flex;height:.55em;border-radius:.2em;overflow:hidden;margin:.25em 0 .15em;max-width:6em}
 .tnc sup.tnc-ref a{text-decoration:none;font-weight:600}
@@ -188,8 +189,8 @@ _STYLE = """<style>
 .tnc ol.tnc-notes li{margin:.1em 0}
 </style>"""
 
-_COLUMNS = (("claim", 26), ("source", 10), ("paper", 9), ("ours [95% interval]", 15), ("test", 13),
-            ("verdict", 14), ("over seeds", 13))
+_COLUMNS = (("claim", 25), ("source", 10), ("paper", 9), ("ours [95% interval]", 15), ("test", 13),
+            ("verdict", 15), ("over seeds", 13))
 """Header and width (% of the table) of each column; without "over seeds" the claim takes its share."""
 
 

@@ -167,3 +167,9 @@ def test_the_html_counts_what_the_scorecard_counts(eid):
             key = {"undecidable by design": "not decided"}.get(cat, cat).replace(" ", "-")
             counted[key] = counted.get(key, 0) + n
     assert {k: shown.count(k) for k in counted} == counted and len(shown) == sum(counted.values())
+
+
+def test_small_and_large_numbers_read_plainly():
+    assert number_html(0.00065) == "0.00065" and number_html(-0.00123) == "−0.00123"
+    assert number_html(5e-5) == "5 × 10<sup>−5</sup>" and number_html(2.5e16) == "2.5 × 10<sup>16</sup>"
+    assert number_html(0.0) == "0" and number_html(1234.5) == "1234"
