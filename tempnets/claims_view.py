@@ -64,11 +64,27 @@ PASS_BAND = "#d7eedc"
 """Fill of the values that pass a claim's test, in the forest plot."""
 
 
+def _check_table(table):
+    from .claims import ClaimsTable
+
+    if not isinstance(table, ClaimsTable):
+        raise TypeError(f"table must be a tempnets.claims.ClaimsTable, got {type(table).__name__}")
+    return table
+
+
+def _check_claim(claim):
+    from .claims import Claim
+
+    if not isinstance(claim, Claim):
+        raise TypeError(f"claim must be a tempnets.claims.Claim, got {type(claim).__name__}")
+    return claim
+
+
 def verdict_key(claim) -> str:
     """The verdict a row shows, one of :data:`VERDICTS`: the claim's category when it came out
     as the chapter states (as :attr:`tempnets.claims.Claim.category` counts it for the
     scorecard), else ``"not as stated"``."""
-    if not claim.as_expected:
+    if not _check_claim(claim).as_expected:
         return "not as stated"
     return {"undecidable by design": "not decided"}.get(claim.category, claim.category)
 
@@ -145,7 +161,7 @@ def value_html(claim) -> str:
     """The "ours" cell: the value, then its 95% interval in words where an end is not a number
     (``[44,100, not reached]``, ``no finite interval``), then how many runs never reached
     criterion, when the interval's design counted them."""
-    parts = [f"<span class='tnc-value'>{number_html(claim.ours)}</span>"]
+    parts = [f"<span class='tnc-value'>{number_html(_check_claim(claim).ours)}</span>"]
     if claim.interval is not None:
         lo, hi = claim.interval
         if math.isinf(lo) and math.isinf(hi):
@@ -295,7 +311,7 @@ def _legend(table) -> str:
 def to_html(table, plot: bool = True) -> str:
     """The table as HTML for a notebook and the book: title, legend, forest plot (``plot``),
     table and numbered notes, in one ``<div class='tnc'>`` that brings its own style."""
-    tid = _table_id(table)
+    tid = _table_id(_check_table(table))
     notes: list = []
     columns = _columns(table)
     rows = _rows_html(table, tid, notes)
@@ -389,7 +405,7 @@ def forest_plot(table, ax=None):
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    claims = [c for _, group in table._groups() for c in group]
+    claims = [c for _, group in _check_table(table)._groups() for c in group]
     n = len(claims)
     if ax is None:
         height = 0.5 + 0.3 * max(n, 1)  # inches: a row each, and the legend above

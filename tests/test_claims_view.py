@@ -173,3 +173,15 @@ def test_small_and_large_numbers_read_plainly():
     assert number_html(0.00065) == "0.00065" and number_html(-0.00123) == "−0.00123"
     assert number_html(5e-5) == "5 × 10<sup>−5</sup>" and number_html(2.5e16) == "2.5 × 10<sup>16</sup>"
     assert number_html(0.0) == "0" and number_html(1234.5) == "1234"
+
+
+def test_what_is_not_a_table_is_refused_in_one_line():
+    from tempnets.claims_view import to_html, value_html
+    with pytest.raises(TypeError, match="table must be a tempnets.claims.ClaimsTable, got list"):
+        to_html([])
+    with pytest.raises(TypeError, match="table must be a tempnets.claims.ClaimsTable"):
+        forest_plot({"a": 1})
+    with pytest.raises(TypeError, match="claim must be a tempnets.claims.Claim, got str"):
+        value_html("236")
+    with pytest.raises(TypeError, match="claim must be a tempnets.claims.Claim"):
+        verdict_key(None)
