@@ -188,18 +188,27 @@ _STYLE = """<style>
 .tnc .tnc-title{font-weight:600;font-size:1.05em;margin-bottom:.2em}
 .tnc .tnc-legend{font-size:.9em;opacity:.85;margin-bottom:.3em}
 .tnc .tnc-legend span.tnc-key{white-space:nowrap;margin-right:1em}
-.tnc .tnc-dot{display:inline-block;width:.75em;height:.75em;border-radius:50%;margin-right:.3em;vertical-align:-.05em}
-.tnc img.tnc-forest{display:block;width:100%;max-width:52em;height:auto;margin:.2em 0 .6em;background:#fff;border-radius:.25rem}
-.tnc table.tnc-t{width:100%!important;table-layout:fixed!important;border-collapse:collapse;margin:0!important;color:inherit;font-size:1em}
-.tnc table.tnc-t th,.tnc table.tnc-t td{padding:.3em .35em;text-align:left;vertical-align:top;border:0;border-bottom:1px solid rgba(127,127,127,.3);overflow-wrap:break-word;hyphens:auto;white-space:normal;line-height:1.35;background:transparent}
-.tnc table.tnc-t th{font-weight:600;overflow-wrap:normal;hyphens:manual;border-bottom:2px solid rgba(127,127,127,.6)}
+.tnc .tnc-dot{display:inline-block;width:.75em;height:.75em;border-radius:50%;margin-right:.3em;
+  vertical-align:-.05em}
+.tnc img.tnc-forest{display:block;width:100%;max-width:52em;height:auto;margin:.2em 0 .6em;
+  background:#fff;border-radius:.25rem}
+.tnc table.tnc-t{width:100%!important;table-layout:fixed!important;border-collapse:collapse;
+  margin:0!important;color:inherit;font-size:1em}
+.tnc table.tnc-t th,.tnc table.tnc-t td{padding:.3em .35em;text-align:left;vertical-align:top;
+  border:0;border-bottom:1px solid rgba(127,127,127,.3);overflow-wrap:break-word;hyphens:auto;
+  white-space:normal;line-height:1.35;background:transparent}
+.tnc table.tnc-t th{font-weight:600;overflow-wrap:normal;hyphens:manual;
+  border-bottom:2px solid rgba(127,127,127,.6)}
 .tnc table.tnc-t td:first-child{border-left:4px solid var(--tnc-c,transparent)}
 .tnc table.tnc-t tr.tnc-group td{font-style:italic;background:rgba(127,127,127,.08);border-left:0}
 .tnc .tnc-sub{display:block;font-size:.88em;opacity:.75}
 .tnc .tnc-value{font-weight:600}
-.tnc .tnc-badge{display:inline-block;max-width:100%;overflow-wrap:anywhere;padding:.05em .45em;border-radius:.9em;color:#fff;background:var(--tnc-c);font-weight:600;font-size:.8em;line-height:1.3}
+.tnc .tnc-badge{display:inline-block;max-width:100%;overflow-wrap:anywhere;padding:.05em .45em;
+  border-radius:.9em;color:#fff;background:var(--tnc-c);font-weight:600;font-size:.8em;
+  line-height:1.3}
 .tnc .tnc-flag{color:var(--tnc-c);font-weight:700}
-.tnc .tnc-bar{display:flex;height:.55em;border-radius:.2em;overflow:hidden;margin:.25em 0 .15em;max-width:6em}
+.tnc .tnc-bar{display:flex;height:.55em;border-radius:.2em;overflow:hidden;margin:.25em 0 .15em;
+  max-width:6em}
 .tnc sup.tnc-ref a{text-decoration:none;font-weight:600}
 .tnc ol.tnc-notes{font-size:.88em;margin:.5em 0 0 1.8em;padding:0}
 .tnc ol.tnc-notes li{margin:.1em 0}
@@ -243,7 +252,8 @@ _EXPONENT = re.compile(r"\b(\d(?:\.\d+)?)e([+-]?)0*(\d+)\b")
 
 
 def _test_cell(claim) -> str:
-    out = _EXPONENT.sub(lambda m: f"{m.group(1)} × 10<sup>{'−' if m.group(2) == '-' else ''}{m.group(3)}</sup>",
+    sign = {"-": "−", "+": "", "": ""}
+    out = _EXPONENT.sub(lambda m: f"{m.group(1)} × 10<sup>{sign[m.group(2)]}{m.group(3)}</sup>",
                         math_html(claim.check.describe()))
     if claim.do_nothing is not None:
         out += f"<span class='tnc-sub'>doing nothing: {number_html(claim.do_nothing)}</span>"
@@ -264,7 +274,8 @@ def _seeds_cell(table, claim) -> str:
                   for k, v in sorted(counts.items(), key=lambda kv: -kv[1]) if v)
     words = "".join(f"<span class='tnc-sub'>{html.escape(SEED_OUTCOMES.get(k, k))} {v}/{n}</span>"
                     for k, v in sorted(counts.items(), key=lambda kv: -kv[1]) if v)
-    return f"<div class='tnc-bar' title='{html.escape(table.seeds_cell(claim), quote=True)}'>{bar}</div>{words}"
+    title = html.escape(table.seeds_cell(claim), quote=True)
+    return f"<div class='tnc-bar' title='{title}'>{bar}</div>{words}"
 
 
 def _rows_html(table, tid: str, notes: list) -> list:
@@ -319,7 +330,8 @@ def to_html(table, plot: bool = True) -> str:
            f"<div class='tnc-title'>{math_html(table.title)}</div>",
            f"<div class='tnc-legend'>{_legend(table)}</div>"]
     if plot and table.claims:
-        alt = html.escape(f"Forest plot of the {len(table.claims)} claims of '{_short(table.title, 200)}': each "
+        alt = html.escape(f"Forest plot of the {len(table.claims)} claims of "
+                          f"'{_short(table.title, 200)}': each "
                           "claim's value with its 95% interval, coloured by verdict, against the "
                           "paper's value and the values that pass its test", quote=True)
         svg = base64.b64encode(forest_svg(table)).decode("ascii")
@@ -427,7 +439,8 @@ def forest_plot(table, ax=None):
                     ax.text(edge + (0.006 if ha == "left" else -0.006), y - 0.3, _plain(value),
                             fontsize=6.5, color="#1a7f37", ha=ha, va="bottom")
         if _real(c.paper):
-            ax.plot(_place(float(c.paper), scale), y, "D", ms=5.5, mfc="white", mec="black", mew=1.0, zorder=4)
+            ax.plot(_place(float(c.paper), scale), y, "D", ms=5.5, mfc="white", mec="black", mew=1.0,
+                    zorder=4)
         if c.interval is not None:
             lo, hi = c.interval
             ax.plot([_place(lo, scale), _place(hi, scale)], [y, y], color=colour, lw=2.2, zorder=3,
