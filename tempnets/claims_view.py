@@ -229,23 +229,18 @@ def _verdict_cell(claim) -> tuple[str, str]:
     """The verdict cell's HTML, and what the row's footnote must add (why a claim is not tested
     or not decided)."""
     key = verdict_key(claim)
-    label, colour, _ = VERDICTS[key]
+    label = VERDICTS[key][0]
     full = html.escape(claim.verdict, quote=True)
-    if key == "not as stated":  # what came out against what the chapter says, in full
-        return f"<span class='tnc-badge' title='{full}'>{label}</span>" \
-               f"<span class='tnc-sub tnc-flag'><strong>{full}</strong></span>", ""
+    why = (f"Not tested: {claim.not_tested}." if claim.not_tested else
+           f"Not decided by design: {claim.undecidable}." if claim.undecidable else "")
     badge = f"<span class='tnc-badge' title='{full}'>{label}</span>"
-    if key == "does not hold" and claim.verdict.endswith("(reported)"):
-        return badge + "<span class='tnc-sub'>as reported</span>", ""
-    if key == "inconclusive":
-        return badge + "<span class='tnc-sub'>at this scale</span>", ""
-    if key == "not tested":
-        return badge, f"Not tested: {claim.not_tested}."
-    if key == "not decided":
-        shows = {True: "holds", False: "does not hold", None: "inconclusive"}[claim.measured]
-        return badge + f"<span class='tnc-sub'>shows: {shows}</span>", \
-            f"Not decided by design: {claim.undecidable}."
-    return badge, ""
+    detail = {"does not hold": "as reported" if claim.verdict.endswith("(reported)") else "",
+              "inconclusive": "at this scale",
+              "not decided": "shows: " + {True: "holds", False: "does not hold",
+                                          None: "inconclusive"}[claim.measured]}.get(key, "")
+    if key == "not as stated":  # what came out against what the chapter says, in full
+        return badge + f"<span class='tnc-sub tnc-flag'><strong>{full}</strong></span>", why
+    return badge + (f"<span class='tnc-sub'>{detail}</span>" if detail else ""), why
 
 
 _EXPONENT = re.compile(r"\b(\d(?:\.\d+)?)e([+-]?)0*(\d+)\b")

@@ -185,3 +185,11 @@ def test_what_is_not_a_table_is_refused_in_one_line():
         value_html("236")
     with pytest.raises(TypeError, match="claim must be a tempnets.claims.Claim"):
         verdict_key(None)
+
+
+def test_a_verdict_against_the_text_still_says_why_it_was_not_tested():
+    t = C.ClaimsTable("t")
+    t.add("beats the RNN", "§4", None, 0.0, C.at_least(0.5), True, not_tested="its control learned nothing")
+    page = t._repr_html_()
+    assert "NOT TESTED (stated: holds)" in page and "Not tested: its control learned nothing." in page
+    assert "tnc-v-not-as-stated" in page
