@@ -47,8 +47,8 @@ VERDICTS = {
                       "(the chapter says so)"),
     "inconclusive": ("inconclusive", "#6e7781", "inconclusive at this scale: the interval "
                      "straddles the threshold"),
-    "not decided": ("not decided", "#8250df", "not decided: too few runs for any outcome to "
-                    "decide it (shown, not decided)"),
+    "not decided": ("not decided", "#8250df", "not decided: undecidable by design, too few runs "
+                    "for any outcome to decide it (shown, not decided)"),
     "not tested": ("not tested", "#0969da", "not tested: the run cannot test it (its control "
                    "learned nothing, or what it is about never happened)"),
     "not as stated": ("not as stated", "#cf222e", "not what the chapter's text says: with your "
