@@ -14,7 +14,8 @@ The page, top to bottom:
   (claims measure different things), given by the numbers at its two ends;
 * the table: claim, source, paper, ours with its interval, the test, a coloured verdict, over
   seeds.  Columns have fixed shares of the width, so the table never scrolls sideways: it fits
-  the text column of the book at 1280 px;
+  the text column of the book at 1280 px, and stays in it in a ``full-width`` cell (whose right
+  part the page's contents sidebar covers at that width);
 * the notes, as numbered footnotes (the claim's note and, for a claim not tested or not
   decided, why).
 
@@ -185,6 +186,7 @@ def value_html(claim) -> str:
 
 _STYLE = """<style>
 .tnc{margin:.6em 0 1.4em;font-size:.86em;line-height:1.35}
+div.cell.tag_full-width .tnc{max-width:73.5%}
 .tnc .tnc-title{font-weight:600;font-size:1.05em;margin-bottom:.2em}
 .tnc .tnc-legend{font-size:.9em;opacity:.85;margin-bottom:.3em}
 .tnc .tnc-legend span.tnc-key{white-space:nowrap;margin-right:1em}
@@ -394,9 +396,21 @@ def _plain(v) -> str:
     return re.sub(r" × 10<sup>(.*?)</sup>", r"e\1", number_html(v))
 
 
+_SUPERSCRIPT = dict(zip("0123456789+-−=()abcdefghijklmnoprstuvwxyz",
+                        "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ"))
+
+
+def _superscript(m) -> str:
+    """``^{+2}`` as ``⁺²`` where Unicode has every character's superscript, else ``^+2``."""
+    body = m.group(1)
+    return "".join(_SUPERSCRIPT[ch] for ch in body) if all(ch in _SUPERSCRIPT for ch in body) \
+        else "^" + body
+
+
 def _short(text: str, n: int = 36) -> str:
-    """``text`` in plain letters (``TKRNN^{+2}`` as ``TKRNN^+2``), cut to ``n`` characters."""
-    text = re.sub(r"([\^_])\{([^{}]*)\}", r"\1\2", str(text))
+    """``text`` in plain letters (``TKRNN^{+2}`` as ``TKRNN⁺²``), cut to ``n`` characters."""
+    text = re.sub(r"\^\{([^{}]*)\}", _superscript, str(text))
+    text = re.sub(r"_\{([^{}]*)\}", r"_\1", text)
     return text if len(text) <= n else text[:n - 1].rstrip() + "…"
 
 

@@ -122,7 +122,7 @@ def test_one_marker_per_claim_coloured_by_verdict():
     order = [c for _, group in t._groups() for c in group]   # top row first
     by_row = sorted(zip(offsets[:, 1], map(tuple, colours)), key=lambda p: -p[0])
     assert [col for _, col in by_row] == [to_rgba(VERDICTS[verdict_key(c)][1]) for c in order]
-    assert [lab.get_text() for lab in ax.get_yticklabels()][-1].startswith("TKRNN^+2")
+    assert [lab.get_text() for lab in ax.get_yticklabels()][-1].startswith("TKRNN⁺² solves")
 
 
 def test_the_plot_is_embedded_and_the_same_every_time():
