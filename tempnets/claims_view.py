@@ -186,7 +186,7 @@ def value_html(claim) -> str:
 
 _STYLE = """<style>
 .tnc{margin:.6em 0 1.4em;font-size:.86em;line-height:1.35}
-div.cell.tag_full-width .tnc{max-width:73.5%}
+@media (min-width:992px){div.cell.tag_full-width .tnc{max-width:73.5%}}
 .tnc .tnc-title{font-weight:600;font-size:1.05em;margin-bottom:.2em}
 .tnc .tnc-legend{font-size:.9em;opacity:.85;margin-bottom:.3em}
 .tnc .tnc-legend span.tnc-key{white-space:nowrap;margin-right:1em}
