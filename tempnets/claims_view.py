@@ -442,7 +442,8 @@ def forest_plot(table, ax=None):
         if region is not None:
             a, b = _place(region[0], scale), _place(region[1], scale)
             ax.fill_between([a, b], y - 0.34, y + 0.34, color=PASS_BAND, lw=0, zorder=1)
-            for edge, value, ha in ((a, region[0], "right"), (b, region[1], "left")):
+            edges = ((a, region[0], "right"), (b, region[1], "left"))
+            for edge, value, ha in edges[1:] if region[0] == region[1] else edges:
                 if math.isfinite(value):  # the threshold, with its value
                     ax.plot([edge, edge], [y - 0.34, y + 0.34], color="#1a7f37", lw=0.9, zorder=2)
                     ax.text(edge + (0.006 if ha == "left" else -0.006), y - 0.3, _plain(value),
