@@ -48,7 +48,6 @@ in its own group below the replications and counted apart (:meth:`ClaimsTable.co
 
 from __future__ import annotations
 
-import html
 import math
 from dataclasses import dataclass, field
 
@@ -621,46 +620,9 @@ class ClaimsTable:
             lines += [fmt(self._cells(c)) for c in group]
         return "\n".join(lines)
 
-    # Row colours by verdict (a claim reported as not holding is not green), with a legend.
-    _COLOURS = {"holds": "#e6f4ea", "does not hold (reported)": "#fff3cd",
-                "does not hold": "#fff3cd", "inconclusive at this scale": "#e9ecef",
-                UNDECIDABLE: "#f1e9f7", NOT_TESTED: "#e7eef8", "FAILS": "#f8d7da"}
-    _LEGEND = (("holds", "holds"), ("does not hold (reported)", "does not hold, as the chapter reports"),
-               ("inconclusive at this scale", "inconclusive: the interval straddles the threshold"),
-               (UNDECIDABLE, "shown, not decided: too few runs for any outcome to decide it"),
-               (NOT_TESTED, "not tested: the run cannot test it (its control learned nothing, "
-                            "or what it is about never happened)"),
-               ("FAILS", "not what the chapter's text says: with your own seed or settings this "
-                         "can happen; with the chapter's, please report it"))
-
-    def _colour(self, c: Claim) -> str:
-        if c.as_expected and c.not_tested:
-            return self._COLOURS[NOT_TESTED]
-        if c.as_expected and c.undecidable:
-            return self._COLOURS[UNDECIDABLE]
-        return self._COLOURS.get(c.verdict, self._COLOURS["FAILS"])
-
     def _repr_html_(self) -> str:
-        pad = "padding:0.3em 0.6em;text-align:left;vertical-align:top;border:1px solid #ddd"
-        swatch = "display:inline-block;width:0.9em;height:0.9em;margin:0 0.3em 0 0.9em;" \
-                 "border:1px solid #999;vertical-align:middle;background:"
-        shown = lambda v: (v != NOT_TESTED or any(c.not_tested for c in self.claims)) and \
-            (v != UNDECIDABLE or any(c.undecidable for c in self.claims))  # noqa: E731
-        legend = "".join(f"<span style='{swatch}{self._COLOURS[v]}'></span>{html.escape(text)}"
-                         for v, text in self._LEGEND if shown(v))
-        out = ["<table class='tempnets-claims' style='border-collapse:collapse;margin:0.5em 0'>",
-               f"<caption style='caption-side:top;text-align:left;padding:0.3em 0'>"
-               f"<strong>{html.escape(self.title)}</strong><br><small>{legend}</small></caption><thead><tr>"]
-        out += [f"<th style='{pad}'>{h}</th>" for h in self._head] + ["</tr></thead><tbody>"]
-        for heading, group in self._groups():
-            if heading:
-                out.append(f"<tr><td colspan='{len(self._head)}' style='{pad};background:#fafafa'>"
-                           f"<em>{html.escape(heading)}</em></td></tr>")
-            for c in group:
-                out.append(f"<tr style='background:{self._colour(c)}'>")
-                cells = [html.escape(s) for s in self._cells(c)]
-                if not c.as_expected:
-                    cells[-1] = f"<strong>{cells[-1]}</strong>"
-                out += [f"<td style='{pad}'>{s}</td>" for s in cells] + ["</tr>"]
-        out.append("</tbody></table>")
-        return "".join(out)
+        """The table as a notebook and the book show it (:func:`tempnets.claims_view.to_html`):
+        a forest plot, the table, its notes as footnotes."""
+        from .claims_view import to_html
+
+        return to_html(self)

@@ -70,6 +70,9 @@ class Design:
         or ``"percent"`` (:data:`UNITS`).
     level : float
         The interval's confidence level.
+    censored : tuple of int
+        Per group, the runs whose value was ``inf`` (never reached criterion), so that a table
+        can say so in words ("not reached in 3 of 5 runs"); ``()`` when none were.
     """
 
     estimator: str
@@ -77,6 +80,7 @@ class Design:
     bounds: tuple = (-math.inf, math.inf)
     unit: str = "share"
     level: float = LEVEL
+    censored: tuple = ()
 
     def __post_init__(self):
         if self.estimator not in ESTIMATORS:
@@ -91,6 +95,13 @@ class Design:
         object.__setattr__(self, "bounds", _bounds(self.bounds))
         if self.unit not in UNITS:
             raise ValueError(f"unit must be one of {', '.join(UNITS)}, got {self.unit!r}")
+        censored = tuple(self.censored)
+        if censored and (len(censored) != len(sizes) or not all(
+                isinstance(k, numbers.Integral) and 0 <= k <= n for k, n in zip(censored, sizes))):
+            raise ValueError(f"censored must give, per group, a number of runs from 0 to its size "
+                             f"{sizes}, got {self.censored!r}")
+        # none censored is stored as (), so that designs compare equal however they were made
+        object.__setattr__(self, "censored", tuple(int(k) for k in censored) if any(censored) else ())
 
     @property
     def discrete(self) -> bool:
@@ -186,6 +197,11 @@ class Interval(tuple):
         return self
 
 
+def _censored(*arrays) -> tuple:
+    """Per group, the runs given as ``inf`` (never reached criterion): a :class:`Design`'s ``censored``."""
+    return tuple(int(np.isposinf(a).sum()) for a in arrays)
+
+
 def _z(level: float) -> float:
     return float(stats.norm.ppf(0.5 + _level(level) / 2))
 
@@ -259,7 +275,7 @@ def mean(x, level: float = LEVEL, bounds=None) -> tuple[float, float]:
     ``bounds``: the values one run can take (e.g. ``(0, 100)`` for a score in %), for the
     interval's :class:`Design`; unbounded when not given."""
     a, level = _runs(x, "mean"), _level(level)
-    design = Design("mean", (a.size,), _bounds(bounds), level=level)
+    design = Design("mean", (a.size,), _bounds(bounds), level=level, censored=_censored(a))
     if a.size < 2 or not np.isfinite(a).all():
         return Interval(-math.inf, math.inf, design)
     m, se = float(a.mean()), float(a.std(ddof=1)) / math.sqrt(a.size)
@@ -272,7 +288,8 @@ def mean_difference(x, y, level: float = LEVEL, bounds=None) -> tuple[float, flo
     ``bounds`` as in :func:`mean` (of one run's value, not of the difference)."""
     a, b = _runs(x, "mean_difference"), _runs(y, "mean_difference", "y")
     level = _level(level)
-    design = Design("mean_difference", (a.size, b.size), _bounds(bounds), level=level)
+    design = Design("mean_difference", (a.size, b.size), _bounds(bounds), level=level,
+                    censored=_censored(a, b))
     if a.size < 2 or b.size < 2 or not (np.isfinite(a).all() and np.isfinite(b).all()):
         return Interval(-math.inf, math.inf, design)
     va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
@@ -295,7 +312,7 @@ def median(x, level: float = LEVEL, bounds=None) -> tuple[float, float]:
     """
     a = np.sort(_runs(x, "median"))
     n = a.size
-    design = Design("median", (n,), _bounds(bounds), level=_level(level))
+    design = Design("median", (n,), _bounds(bounds), level=_level(level), censored=_censored(a))
     j = _median_rank(n, _level(level))
     if j == 0:
         return Interval(-math.inf, math.inf, design)
@@ -328,7 +345,8 @@ def bootstrap(statistic, *samples, n_resamples: int = 2000, level: float = LEVEL
     arrays = [_runs(s, "bootstrap", "samples") for s in samples]
     n_resamples = checks.count("n_resamples", n_resamples, 1, 10**7)
     level = _level(level)
-    design = Design(estimator, tuple(a.size for a in arrays), _bounds(bounds), level=level)
+    design = Design(estimator, tuple(a.size for a in arrays), _bounds(bounds), level=level,
+                    censored=_censored(*arrays))
     gen = np.random.default_rng(0)
     values = np.empty(n_resamples)
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -61,7 +61,7 @@ def test_renderings_show_paper_ours_and_test():
     text, page = str(t), t._repr_html_()
     for s in ("Figure 4.2", "46.3", "40", "|ours − paper| ≤ 10", "holds"):
         assert s in text and s in page
-    assert page.startswith("<table") and page.count("<tr") == 3
+    assert page.count("<table") == 1 and page.count("<tr") == 3  # the header and two rows
 
 
 def test_html_is_escaped():
@@ -117,13 +117,15 @@ def test_a_recorded_table_keeps_its_verdicts_and_still_verifies(tmp_path):
 
 def test_html_rows_are_coloured_by_verdict_with_a_legend():
     import re
+
+    from tempnets.claims_view import VERDICTS
     t = table_with(20.0, expected=False)             # SRN row holds, PA row is reported as not holding
     t.add("embed %", "Figure 4.2", 94.8, 50.0, claims.within(5.0))   # fails against the chapter
     page = t._repr_html_()
-    rows = re.findall(r"<tr style='background:(#[0-9a-f]{6})'>", page)
-    assert rows == [ClaimsTable._COLOURS[v] for v in ("holds", "does not hold (reported)", "FAILS")]
-    assert len(set(rows)) == 3, "each verdict needs its own colour"
-    for colour in set(rows):                          # the legend names every colour used
+    rows = re.findall(r"<tr class='tnc-v-([a-z-]+)' style='--tnc-c:(#[0-9a-f]{6})'>", page)
+    assert rows == [(k.replace(" ", "-"), VERDICTS[k][1]) for k in ("holds", "does not hold", "not as stated")]
+    assert len({c for _, c in rows}) == 3, "each verdict needs its own colour"
+    for _, colour in rows:                            # the legend names every colour used
         assert page.count(colour) >= 2
     assert "padding" in page and "<strong>FAILS</strong>" in page
 
@@ -190,7 +192,8 @@ def test_a_claim_whose_control_failed_is_not_tested():
     assert c.holds is None and c.verdict == f"not tested: {why}" and c.as_expected
     assert "not tested: the LSTM" in str(table)  # (text columns are cut at 40 characters)
     page = table._repr_html_()
-    assert page.count(ClaimsTable._COLOURS["not tested"]) == 2  # its row and the legend
+    from tempnets.claims_view import VERDICTS
+    assert page.count(VERDICTS["not tested"][1]) == 2  # its row and the legend
     assert "control learned nothing" in page
     assert "control learned nothing" not in ClaimsTable("u", table.claims[1:])._repr_html_()
     rows = table.rows()

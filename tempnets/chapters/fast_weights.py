@@ -808,6 +808,7 @@ def steps_histogram(solved, cap: int, bound=None, ax=None, label: str = "", colo
     bound as a dashed line (if ``bound`` is given).  ``outline=True`` draws only its outline,
     so that it does not hide histograms drawn before it."""
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     count("cap", cap, 1, 10**15), checks.axes("ax", ax), checks.color("color", color)
     checks.instance("label", label, str), checks.flag("outline", outline)
@@ -828,6 +829,7 @@ def steps_histogram(solved, cap: int, bound=None, ax=None, label: str = "", colo
     ax.set_xscale("log")
     ax.set_xlabel("steps to solution")
     ax.set_ylabel("runs")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # a count of runs: no 2.5 runs
     ax.legend(fontsize=8, loc="upper right")
     return ax
 
