@@ -22,7 +22,6 @@ NOT_YET_RERUN_FROM_A_CLEAN_CHECKOUT = {
     "fw-flipflop.json",
     "fw-flipflop.robustness.json",
     "fw-linear-attention.robustness.json",
-    "fw-parking.json",
     "fw-parking.robustness.json",
     "gsm-21-strings.json",
     "gsm-21-strings.robustness.json",
