@@ -19,7 +19,6 @@ ROOT = Path(__file__).resolve().parents[1]
 RECORDS = sorted((ROOT / "book" / "paper_scale").glob("*.json"))
 
 NOT_YET_RERUN_FROM_A_CLEAN_CHECKOUT = {
-    "fw-flipflop.json",
     "fw-flipflop.robustness.json",
     "fw-linear-attention.robustness.json",
     "fw-parking.robustness.json",

@@ -36,7 +36,6 @@ KNOWN_UNDECIDABLE_AT_PAPER_SCALE = {
     ("mozer-reproduce", "delay 1: every full run learns the task perfectly"),
     ("mozer-rates", "delay 1: every focused run learns the task perfectly"),
     ("mozer-rates", "delay 1: every full run learns the task perfectly"),
-    ("fw-flipflop", "... and every run solves it"),
 }
 """(experiment id, the opening of the claim's statement)."""
 
