@@ -16,8 +16,6 @@ ROOT = Path(__file__).resolve().parents[1]
 # undecidable claim fails this test, and so does fixing one (remove it here when its record is
 # re-run with enough networks, or its test redesigned).
 KNOWN_UNDECIDABLE_AT_PAPER_SCALE = {
-    # a median of 5 networks has no 95% interval: needs re-run with n >= 6, issue 32 item 4
-    ("gsm-problem3", "15 hidden units learn PSSSP/TSSST in about 10,000 epochs (median)"),
     # a share of 3 networks cannot clear 50%: needs re-run with n >= 4, issue 32 item 4
     ("pa-4.2", "the PA networks that end above 50% final were mostly above 50% already"),
     # a share of 3 networks: needs re-run with n >= 4, issue 32 item 4 (three rows)

@@ -102,6 +102,9 @@ SIZES = {
     "fw-parking-variants": {"book": Sizes(10, 50_000), "paper": Sizes(50, 50_000)},
     "fw-linear-attention": {"book": Sizes(40, 5_000), "paper": Sizes(200, 20_000)},
 }
+"""Runs and the cap on steps per run.  At paper scale only the cap and ``n_curves`` are used: how
+many runs comes from the sequential design of :data:`PLANS` (the record's ``sizes`` give the
+runs it took; car parking's variants are as many as its runs)."""
 
 PLANS = {"fw-flipflop": sequential.Plan(300, 300, 900),
          "fw-parking": sequential.Plan(200, 100, 400),
