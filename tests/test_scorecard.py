@@ -22,10 +22,6 @@ KNOWN_UNDECIDABLE_AT_PAPER_SCALE = {
     ("tk-serial-recall", "a TKRNN learns the task: string accuracy at the longest training delay"),
     ("tk-serial-recall", "it stores 35 bits for at least 50 steps: string accuracy at delay 50"),
     ("tk-serial-recall", "the string is held as a stable hidden state: stored for 50 steps"),
-    # the solved runs are too few for a share >= 95%: its sequential design (issue 32 item 4)
-    # stopped at its cap of 150 runs with 50 solved; at its 97.5% it needs about 100 solved runs,
-    # some 300 runs at a third solving
-    ("fw-parking", "a run that meets the criterion has learned the task: its final network"),
     # "every run" / "no run" can be refuted by runs, never established, and "some run" established,
     # never refuted: no n decides them; needs a new test (a share against a stated bound),
     # issue 32 item 4
