@@ -20,13 +20,9 @@ RECORDS = sorted((ROOT / "book" / "paper_scale").glob("*.json"))
 
 NOT_YET_RERUN_FROM_A_CLEAN_CHECKOUT = {
     "fw-flipflop.robustness.json",
-    "fw-linear-attention.robustness.json",
     "fw-parking.robustness.json",
-    "gsm-21-strings.robustness.json",
-    "gsm-acp.robustness.json",
     "gsm-embedded.robustness.json",
     "gsm-problem3.robustness.json",
-    "gsm-reber-3hu.robustness.json",
     "mozer-dear.json",
     "mozer-dear.robustness.json",
     "mozer-large-verbs.json",
