@@ -21,8 +21,6 @@ RECORDS = sorted((ROOT / "book" / "paper_scale").glob("*.json"))
 NOT_YET_RERUN_FROM_A_CLEAN_CHECKOUT = {
     "fw-flipflop.robustness.json",
     "fw-parking.robustness.json",
-    "gsm-embedded.robustness.json",
-    "gsm-problem3.robustness.json",
     "mozer-dear.json",
     "mozer-dear.robustness.json",
     "mozer-large-verbs.json",
