@@ -55,7 +55,7 @@ __all__ = ["RULE", "THRESHOLD", "EXPECT", "comparisons_against", "config", "para
            "optimal_tss", "figure15_purity", "run_21_strings", "generalisation_sweep",
            "acp_pattern_design", "acp_pattern_r_squared", "plausible_best_orders", "run_acp",
            "problem3_strings", "problem3_solved", "problem3_shared_learned", "train_problem3",
-           "growth_evidence", "growth_decided", "run_problem3", "twin_nearest_neighbours",
+           "growth_evidence", "growth_decided", "PROBLEM3_PLAN", "run_problem3", "twin_nearest_neighbours",
            "embedded_states", "run_embedded", "check_bptt31_gradient"]
 
 RULE = {"learning_rate": 0.01, "momentum": 0.9}
