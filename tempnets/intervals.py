@@ -5,7 +5,7 @@ runs solved it" is an estimate, and whether it passes a threshold is only a
 result when its interval lies on one side (:class:`tempnets.claims.Claim`,
 ``interval=``).  Each function returns ``(low, high)`` as floats:
 
-* :func:`share` — a share of runs, ``k`` of ``n`` (Wilson score interval), and the same
+* :func:`share` — a share of runs, ``k`` of ``n`` (Wilson score interval, scipy's), and the same
   as a count (:func:`count`) or a percentage (:func:`percent`);
 * :func:`share_difference` — ``k1/n1 - k2/n2`` (Newcombe's hybrid score
   interval, from the two Wilson intervals);
@@ -227,15 +227,14 @@ def _runs(x, name, arg="x") -> np.ndarray:
 
 
 def share(k: int, n: int, level: float = LEVEL) -> tuple[float, float]:
-    """Wilson score interval for the share ``k / n`` of runs (e.g. runs that solved the task)."""
+    """Wilson score interval for the share ``k / n`` of runs (e.g. runs that solved the task):
+    scipy's (``binomtest(k, n).proportion_ci(method="wilson")``), exactly 0 below ``k = 0`` and
+    exactly 1 above ``k = n`` (where the formula's rounding may leave a last bit)."""
     k, n = _whole("k", k), _whole("n", n)
     if not 0 <= k <= n or n < 1:
         raise ValueError(f"share needs 0 <= k <= n and n >= 1, got k={k}, n={n}")
-    z = _z(level)
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    lo, hi = max(0.0, centre - half), min(1.0, centre + half)
+    ci = stats.binomtest(k, n).proportion_ci(confidence_level=_level(level), method="wilson")
+    lo, hi = max(0.0, float(ci.low)), min(1.0, float(ci.high))
     return Interval(0.0 if k == 0 else lo, 1.0 if k == n else hi, Design("share", (n,), level=level))
 
 
@@ -336,7 +335,11 @@ def bootstrap(statistic, *samples, n_resamples: int = 2000, level: float = LEVEL
     replacement, independently), for statistics without a formula: a ratio of medians, say.
 
     Deterministic (its own stream, seed 0), so the same runs give the same interval on any
-    machine.  Runs given as ``inf`` (never reached criterion) are resampled like the others;
+    machine.  Not :func:`scipy.stats.bootstrap`: runs that never reached criterion (``inf``)
+    make some resampled statistics undefined (``inf / inf``), which its percentile interval
+    cannot place (it returns NaN), and it draws its resamples in another order, so every
+    recorded interval would move; on finite runs the two agree to within the resampling error
+    (``tests/test_sequential.py``).  Runs given as ``inf`` (never reached criterion) are resampled like the others;
     when more than the tail share of resampled statistics is undefined (NaN, e.g.
     ``inf / inf``) the interval is unbounded.
     """

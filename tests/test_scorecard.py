@@ -16,19 +16,12 @@ ROOT = Path(__file__).resolve().parents[1]
 # undecidable claim fails this test, and so does fixing one (remove it here when its record is
 # re-run with enough networks, or its test redesigned).
 KNOWN_UNDECIDABLE_AT_PAPER_SCALE = {
-    # a median of 5 networks has no 95% interval: needs re-run with n >= 6, issue 32 item 4
-    ("gsm-problem3", "15 hidden units learn PSSSP/TSSST in about 10,000 epochs (median)"),
     # a share of 3 networks cannot clear 50%: needs re-run with n >= 4, issue 32 item 4
     ("pa-4.2", "the PA networks that end above 50% final were mostly above 50% already"),
     # a share of 3 networks: needs re-run with n >= 4, issue 32 item 4 (three rows)
     ("tk-serial-recall", "a TKRNN learns the task: string accuracy at the longest training delay"),
     ("tk-serial-recall", "it stores 35 bits for at least 50 steps: string accuracy at delay 50"),
     ("tk-serial-recall", "the string is held as a stable hidden state: stored for 50 steps"),
-    # the solved runs (40) are too few for a share >= 95%: needs re-run with n >= 75 solved runs,
-    # issue 32 item 4
-    ("fw-parking", "a run that meets the criterion has learned the task: its final network"),
-    ("fw-parking", "... with rare questions (WHERE-IS-MY-CAR? on with probability 0.1 per step), "
-                   "literal reading: a run that meets it"),
     # "every run" / "no run" can be refuted by runs, never established, and "some run" established,
     # never refuted: no n decides them; needs a new test (a share against a stated bound),
     # issue 32 item 4
@@ -37,9 +30,6 @@ KNOWN_UNDECIDABLE_AT_PAPER_SCALE = {
     ("mozer-reproduce", "delay 1: every full run learns the task perfectly"),
     ("mozer-rates", "delay 1: every focused run learns the task perfectly"),
     ("mozer-rates", "delay 1: every full run learns the task perfectly"),
-    ("fw-flipflop", "... and every run solves it"),
-    ("fw-parking", "some runs do solve it within the cap"),
-    ("fw-linear-attention", "with the additive write (linear attention's sum rule) no run solves it"),
 }
 """(experiment id, the opening of the claim's statement)."""
 

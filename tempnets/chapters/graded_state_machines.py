@@ -36,9 +36,9 @@ import math
 
 import numpy as np
 
-from .. import analysis, checks, claims, intervals, metrics
+from .. import analysis, checks, claims, intervals, metrics, sequential
 from ..checks import count
-from ..experiments import Result, check_data, numba_threads
+from ..experiments import Piece, Result, check_data, numba_threads, run_pieces
 from ..grammars import check_grammar, check_strings
 from ..grammars import (SERVAN_SCHREIBER_TRAINING, embedded_subgrammar, generalisation_strings,
                        n_letters, reber)
@@ -55,7 +55,7 @@ __all__ = ["RULE", "THRESHOLD", "EXPECT", "comparisons_against", "config", "para
            "optimal_tss", "figure15_purity", "run_21_strings", "generalisation_sweep",
            "acp_pattern_design", "acp_pattern_r_squared", "plausible_best_orders", "run_acp",
            "problem3_strings", "problem3_solved", "problem3_shared_learned",
-           "growth_evidence", "growth_decided", "run_problem3", "twin_nearest_neighbours",
+           "growth_evidence", "growth_decided", "PROBLEM3_PLAN", "run_problem3", "twin_nearest_neighbours",
            "embedded_states", "run_embedded", "check_bptt31_gradient"]
 
 RULE = {"learning_rate": 0.01, "momentum": 0.9}
@@ -1047,8 +1047,11 @@ def problem3_shared_learned(y_list, strings, alphabet: str = "BTSPXVE", margin: 
 
 
 def _train_problem3(n_hidden: int, n_s: int, n_networks: int, max_epochs: int, seed: int,
-                   test_every: int = 100, progress=None) -> dict:
+                   test_every: int = 100, progress=None, part: int = 0) -> dict:
     """Train ``n_networks`` SRNs on problem [3] until solved or ``max_epochs``.
+
+    ``part`` numbers independent groups of networks of the same cell (a sequential design adds
+    groups): part 0 draws its networks as always, part ``p > 0`` from streams of its own.
 
     Returns epochs to criterion (``None``: censored at ``max_epochs``), epochs
     until the shared predictions were learned, and the error on the last
@@ -1059,8 +1062,9 @@ def _train_problem3(n_hidden: int, n_s: int, n_networks: int, max_epochs: int, s
     enc = [reber().encode(s) for s in strings]
     from ..srn import init_params
 
-    params = init_params(7, n_hidden, 7, r=0.5, rng=_sub(seed, 4, n_hidden, n_s), n_networks=n_networks)
-    gen = as_generator(_sub(seed, 4, n_hidden, n_s, 1))
+    keys = (4, n_hidden, n_s) if part == 0 else (4, n_hidden, n_s, 2, count("part", part))
+    params = init_params(7, n_hidden, 7, r=0.5, rng=_sub(seed, *keys), n_networks=n_networks)
+    gen = as_generator(_sub(seed, *keys, 1))
     solved = [None] * n_networks
     shared = [None] * n_networks
     last_err, tests = [], []
@@ -1147,7 +1151,74 @@ number of S's, the largest network's share of runs solved within the cap exceeds
 network's by at least this much."""
 
 
-def run_problem3(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
+PROBLEM3_PLAN = sequential.Plan(8, 4, 24)
+"""Paper scale: the 15-unit networks on three S's (the claims "about 10,000 epochs" and "a long
+plateau") by a sequential design (:mod:`tempnets.sequential`): 8 networks, then groups of 4 up to
+24, every interval of those two claims at 99% (5 looks).  A median needs 6 networks for a 95%
+interval at all, 8 at 99%; the 5-network record before it could not decide.  The sweep keeps a
+fixed 10 networks per cell (its claims at 95%)."""
+
+
+def _problem3_main_claims(table, ep, shared, scale: str, level: float = intervals.LEVEL) -> None:
+    """The two claims on the 15-unit networks on three S's (epochs to criterion ``ep``, ``None``
+    when censored; ``shared``: the epoch their shared predictions were learned), at ``level``."""
+    n = len(ep)
+    solved = [e for e in ep if e is not None]
+    censored = [e if e is not None else math.inf for e in ep]
+    plateau = [(e - s) / e for e, s in zip(ep, shared) if e is not None and s is not None]
+    pct = f"{100 * level:.4g}%"
+    table.add("15 hidden units learn PSSSP/TSSST in about 10,000 epochs (median)", "§5.1", 10_000,
+              float(np.median(censored)), claims.between(3_000, 30_000),
+              expected=EXPECT["problem3-median"][scale], interval=intervals.median(censored, level),
+              note=f"{len(solved)} of {n} solved; epochs {ep}; criterion: ours (last letter ≥ 0.6, "
+                   f"other ≤ 0.4); {pct} interval: order statistics, {n} runs (censored runs as "
+                   "more than the cap; fewer than 6 runs give no bounded 95% interval)")
+    table.add("a long plateau: share of training spent with the shared letters learned but the "
+              "last one not", "§5.1", "very long plateau", float(np.mean(plateau)) if plateau else math.nan,
+              claims.at_least(0.5), expected=EXPECT["problem3-plateau"][scale],
+              interval=intervals.mean(plateau, level) if plateau else (-math.inf, math.inf),
+              note=f"mean over the {len(plateau)} solved networks; {pct} interval: t"
+                   + (" (none with fewer than 2)" if len(plateau) < 2 else ""))
+
+
+def _problem3_piece(n_hidden, n_s, n_networks, max_epochs, seed, part, checkpoint=None,
+                    progress=None) -> dict:
+    """:func:`_train_problem3` as a piece of a run (:func:`tempnets.experiments.run_pieces`)."""
+    return _train_problem3(n_hidden, n_s, n_networks, max_epochs, seed, progress=progress, part=part)
+
+
+def _problem3_cells(cells, seed, progress, checkpoint) -> list:
+    """:func:`_train_problem3` of each ``(n_hidden, n_s, n_networks, max_epochs, part)`` in
+    ``cells``, one after another, each kept in ``checkpoint`` (if any) as it finishes."""
+    pieces = [Piece(f"problem3-{nh}-{ns}-{part}", {"seed": seed, "n_hidden": nh, "n_s": ns,
+                                                    "n_networks": r, "max_epochs": cap, "part": part},
+                    _problem3_piece, (nh, ns, r, cap, seed, part))
+              for nh, ns, r, cap, part in cells]
+    return run_pieces(pieces, 1, progress, checkpoint, what="cells")
+
+
+def _problem3_main(scale: str, seed: int, progress, checkpoint=None) -> tuple:
+    """``(main, more, design)``: the 15-unit networks on three S's, at book scale 3 networks
+    (30,000 epochs; ``more`` empty, ``design`` ``None``), at paper scale by
+    :data:`PROBLEM3_PLAN` (100,000 epochs): ``main`` its first group, ``more`` the later ones."""
+    if scale != "paper":
+        return _train_problem3(15, 3, 3, 30_000, seed, progress=progress), [], None
+    groups = []
+
+    def train(a, b):
+        groups.extend(_problem3_cells([(15, 3, b - a, 100_000, len(groups))], seed, progress, checkpoint))
+        return list(zip(groups[-1]["epochs_to_criterion"], groups[-1]["shared_learned"]))
+
+    def table(results, level):
+        t = claims.ClaimsTable("problem [3], 15 units")
+        _problem3_main_claims(t, [e for e, _ in results], [s for _, s in results], scale, level)
+        return t
+
+    _, design = sequential.run(PROBLEM3_PLAN, train, table, what="networks")
+    return groups[0], groups[1:], design
+
+
+def run_problem3(scale="book", seed=0, jobs=1, progress=None, trained=None, checkpoint=None) -> Result:
     """§5.1: problem [3] (PSSSP vs TSSST) and the network-size × embedding-length sweep.
 
     The 15-unit network on three S's: "able to solve this problem very
@@ -1158,11 +1229,14 @@ def run_problem3(scale="book", seed=0, jobs=1, progress=None, trained=None) -> R
     elements)".  ``book``: 8 networks per cell, hidden {7, 15, 30} × S's
     {2, 3, 4}, capped at 20,000 epochs (the main run: 3 networks on 3 S's,
     30,000 epochs); ``paper``: 10 networks per cell, the full 4 × 4 sweep,
-    capped at 100,000 (the main run: 5 networks, 100,000 epochs).  Runs
-    that do not reach criterion are censored (reported as "> cap").
+    capped at 100,000 (the main run: 8 to 24 networks by the sequential design
+    of :data:`PROBLEM3_PLAN`, 100,000 epochs).  Runs that do not reach criterion
+    are censored (reported as "> cap").
 
     ``trained``: the ``data`` of an earlier run (e.g. a recorded paper-scale
     run) whose claims are re-derived without training; its sizes are used.
+    ``checkpoint``: each cell (and each group of the main run) is kept there as it
+    finishes, so an interrupted run resumes from them.
     """
     if trained is None:
         R = choose(8, 10, scale)
@@ -1170,10 +1244,9 @@ def run_problem3(scale="book", seed=0, jobs=1, progress=None, trained=None) -> R
         n_ss = choose((2, 3, 4), (2, 4, 6, 12), scale)
         cap = choose(20_000, 100_000, scale)
         with numba_threads(jobs):
-            main = _train_problem3(15, 3, choose(3, 5, scale), choose(30_000, 100_000, scale), seed,
-                                  progress=progress)
-            sweep = [_train_problem3(nh, ns, R, cap, seed, progress=progress)
-                     for nh in hidden for ns in n_ss]
+            main, more, design = _problem3_main(get_scale(scale), seed, progress, checkpoint)
+            sweep = _problem3_cells([(nh, ns, R, cap, 0) for nh in hidden for ns in n_ss], seed,
+                                    progress, checkpoint)
     else:
         missing = {"main", "sweep", "hidden", "n_s", "cap", "n_networks"} - set(trained)
         if missing:
@@ -1181,13 +1254,11 @@ def run_problem3(scale="book", seed=0, jobs=1, progress=None, trained=None) -> R
                              f"{', '.join(sorted(missing))}")
         main, sweep, hidden, n_ss, cap, R = (trained[k] for k in ("main", "sweep", "hidden", "n_s",
                                                                    "cap", "n_networks"))
+        more, design = trained.get("main_more", []), trained.get("design")
     scale = get_scale(scale)
-    R_main = len(main["epochs_to_criterion"])
-    ep = [e for e in main["epochs_to_criterion"]]
-    solved = [e for e in ep if e is not None]
-    censored = [e if e is not None else math.inf for e in ep]
-    med = float(np.median(censored))
-    plateau = [(e - s) / e for e, s in zip(ep, main["shared_learned"]) if e is not None and s is not None]
+    groups = [main] + list(more)
+    ep = [e for g in groups for e in g["epochs_to_criterion"]]
+    shared = [s for g in groups for s in g["shared_learned"]]
 
     def cell(nh, ns):
         return next(c for c in sweep if c["n_hidden"] == nh and c["n_s"] == ns)
@@ -1200,18 +1271,7 @@ def run_problem3(scale="book", seed=0, jobs=1, progress=None, trained=None) -> R
 
     grid = np.array([[median(cell(nh, ns)) for ns in n_ss] for nh in hidden])
     table = claims.ClaimsTable("Problem [3]: PSSSP vs TSSST (§5.1)")
-    table.add("15 hidden units learn PSSSP/TSSST in about 10,000 epochs (median)", "§5.1", 10_000,
-              med, claims.between(3_000, 30_000), expected=EXPECT["problem3-median"][scale],
-              interval=intervals.median(censored),
-              note=f"{len(solved)} of {R_main} solved; epochs {ep}; criterion: ours (last letter ≥ 0.6, "
-                   f"other ≤ 0.4); 95% interval: order statistics, {R_main} runs (censored runs as "
-                   "more than the cap; fewer than 6 runs give no bounded interval)")
-    table.add("a long plateau: share of training spent with the shared letters learned but the "
-              "last one not", "§5.1", "very long plateau", float(np.mean(plateau)) if plateau else math.nan,
-              claims.at_least(0.5), expected=EXPECT["problem3-plateau"][scale],
-              interval=intervals.mean(plateau) if plateau else (-math.inf, math.inf),
-              note=f"mean over the {len(plateau)} solved networks; 95% interval: t"
-                   + (" (none with fewer than 2)" if len(plateau) < 2 else ""))
+    _problem3_main_claims(table, ep, shared, scale, sequential.level_of({"design": design}))
     ev = [growth_evidence(row) for row in grid]
     total = {k: sum(e[k] for e in ev) for k in ("increasing", "decreasing", "untestable")}
     decided = [growth_decided([cell(nh, ns)["epochs_to_criterion"] for ns in n_ss]) for nh in hidden]
@@ -1247,7 +1307,8 @@ def run_problem3(scale="book", seed=0, jobs=1, progress=None, trained=None) -> R
 
     data = {"main": main, "sweep": sweep, "hidden": list(hidden), "n_s": list(n_ss), "cap": cap,
             "median_grid": [[finite(v) for v in row] for row in grid.tolist()], "n_networks": R,
-            "growth_evidence": total, "growth_decided": dec}
+            "growth_evidence": total, "growth_decided": dec,
+            **({"main_more": more, "design": design} if design else {})}
     return Result(table, data)
 
 
