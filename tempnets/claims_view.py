@@ -255,7 +255,8 @@ def _test_cell(claim) -> str:
     if claim.do_nothing is not None:
         out += f"<span class='tnc-sub'>doing nothing: {number_html(claim.do_nothing)}</span>"
     if claim.design is not None:
-        out += f"<span class='tnc-sub'>{html.escape(claim.design.describe())}</span>"
+        level = "" if round(claim.design.level, 4) == 0.95 else f", {100 * claim.design.level:.3g}% interval"
+        out += f"<span class='tnc-sub'>{html.escape(claim.design.describe() + level)}</span>"
     return out
 
 
@@ -303,8 +304,18 @@ def _rows_html(table, tid: str, notes: list) -> list:
     return out
 
 
+def _interval_header(table) -> str:
+    """"ours [95% interval]", or the level the table's intervals share when a sequential
+    design widened them (several levels: each row's test says its own)."""
+    levels = {round(100 * c.design.level, 2) for c in table.claims if c.design is not None}
+    if not levels or levels == {95.0}:
+        return _COLUMNS[3][0]
+    return f"ours [{levels.pop():g}% interval]" if len(levels) == 1 else "ours [interval]"
+
+
 def _columns(table) -> list:
     cols = list(_COLUMNS if table.robustness else _COLUMNS[:-1])
+    cols[3] = (_interval_header(table), cols[3][1])
     if not table.robustness:
         cols[0] = (cols[0][0], cols[0][1] + _COLUMNS[-1][1])
     return cols
@@ -329,7 +340,7 @@ def to_html(table, plot: bool = True) -> str:
     if plot and table.claims:
         alt = html.escape(f"Forest plot of the {len(table.claims)} claims of "
                           f"'{_short(table.title, 200)}': each "
-                          "claim's value with its 95% interval, coloured by verdict, against the "
+                          f"claim's value with its interval, coloured by verdict, against the "
                           "paper's value and the values that pass its test", quote=True)
         svg = base64.b64encode(forest_svg(table)).decode("ascii")
         out.append(f"<img class='tnc-forest' alt='{alt}' src='data:image/svg+xml;base64,{svg}'>")

@@ -193,3 +193,21 @@ def test_a_verdict_against_the_text_still_says_why_it_was_not_tested():
     page = t._repr_html_()
     assert "NOT TESTED (stated: holds)" in page and "Not tested: its control learned nothing." in page
     assert "tnc-v-not-as-stated" in page
+
+
+def test_interval_header_says_the_level_a_sequential_design_used():
+    """A record whose intervals are at 1 - 0.05/K (a sequential design) must not be headed
+    "95% interval"; each row's test names its level."""
+    from tempnets import claims_view
+
+    def table(level):
+        t = C.ClaimsTable("t")
+        iv = I.share(9, 10, level=level)
+        t.add("most runs solve it", "§1", None, 0.9, C.at_least(0.5), expected=None,
+              interval=tuple(iv), design=iv.design)
+        return t
+
+    assert "ours [95% interval]" in claims_view.to_html(table(0.95), plot=False)
+    wide = claims_view.to_html(table(0.99), plot=False)
+    assert "ours [99% interval]" in wide and "95% interval" not in wide
+    assert "99% interval</span>" in wide
