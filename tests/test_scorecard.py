@@ -32,11 +32,6 @@ KNOWN_UNDECIDABLE_AT_PAPER_SCALE = {
     # "every run" / "no run" can be refuted by runs, never established, and "some run" established,
     # never refuted: no n decides them; needs a new test (a share against a stated bound),
     # issue 32 item 4
-    ("mozer-dear", "every run learns the task"),
-    ("mozer-reproduce", "delay 1: every focused run learns the task perfectly"),
-    ("mozer-reproduce", "delay 1: every full run learns the task perfectly"),
-    ("mozer-rates", "delay 1: every focused run learns the task perfectly"),
-    ("mozer-rates", "delay 1: every full run learns the task perfectly"),
     ("fw-flipflop", "... and every run solves it"),
     ("fw-parking", "some runs do solve it within the cap"),
     ("fw-linear-attention", "with the additive write (linear attention's sum rule) no run solves it"),
