@@ -153,6 +153,8 @@ def context_connections(params) -> int:
     regular verbs ("the focused network requires six connections within the context layer, two
     for the d_i, two for the z_i, and two for the biases; the full network also requires six,
     four to connect each unit to each other and two for the biases")."""
+    if not isinstance(params, (F.FocusedParams, F.FullParams)):
+        raise TypeError(f"params must be FocusedParams or FullParams, got {type(params).__name__}")
     inside = (params.d, params.z) if isinstance(params, F.FocusedParams) else (params.W_cc,)
     return int(sum(np.asarray(a).size for a in inside + (params.b_c,)))
 

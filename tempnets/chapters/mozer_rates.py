@@ -146,13 +146,13 @@ def task_config(task: str, mu: float, rho: float, omega: float) -> T.FocusedConf
     return replace(base, mu=float(mu), rho=float(rho), omega=float(omega)).validate()
 
 
-def _check_grid(grid) -> tuple:
+def _check_grid(grid, name: str = "grid") -> tuple:
     try:
         grid = tuple(tuple(float(v) for v in g) for g in grid)
-    except (TypeError, ValueError):
-        raise ValueError(f"grid must be a sequence of (mu, rho, omega) triples, got {grid!r}") from None
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{name} must be a sequence of (mu, rho, omega) triples, got {grid!r}") from None
     if not grid or any(len(g) != 3 for g in grid):
-        raise ValueError(f"grid must be a non-empty sequence of (mu, rho, omega) triples, got {grid!r}")
+        raise ValueError(f"{name} must be a non-empty sequence of (mu, rho, omega) triples, got {grid!r}")
     return grid
 
 
@@ -163,7 +163,11 @@ def _tidy(x: float) -> float:
 def neighbourhood(setting) -> list:
     """The settings one step (:data:`STEPS`) or none from ``setting`` = (μ, ρ, ω) along every
     axis, itself included: 27, or 18 at μ = 0 (μ is never negative), in a fixed order."""
-    (mu, rho, omega), (dmu, frho, fomega) = _check_grid([setting])[0], STEPS
+    try:
+        mu, rho, omega = (float(v) for v in setting)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"setting must be a (mu, rho, omega) triple of numbers, got {setting!r}") from None
+    dmu, frho, fomega = STEPS
     out = []
     for i in (-1, 0, 1):
         for j in (-1, 0, 1):
@@ -188,6 +192,18 @@ def _merit(epochs_to_criterion, final, epochs) -> tuple:
     return int(learned.sum()), -float(np.where(learned, e, epochs).mean()), float(np.mean(final))
 
 
+def _search_rows(found) -> None:
+    """Refuse a search result whose per-setting rows do not fit its settings (for :func:`choose`)."""
+    n = len(found["settings"])
+    try:
+        e = np.asarray(found["epochs_to_criterion"], dtype=float)
+        epochs = float(found["epochs"])
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError("found['epochs_to_criterion'] and found['epochs'] must be numbers") from None
+    if e.ndim != 2 or e.shape[0] != n or not np.isfinite(epochs):
+        raise ValueError(f"found['epochs_to_criterion'] must have one row per setting ({n}), got shape {e.shape}")
+
+
 def choose(found: dict) -> int:
     """The index of the best setting of a search (:func:`search`'s result) on the claims'
     criterion (:func:`_merit`: perfect runs, then epochs to perfect, then final % right);
@@ -195,11 +211,15 @@ def choose(found: dict) -> int:
     if not isinstance(found, dict) or not {"settings", "epochs", "final", "epochs_to_criterion"} <= set(found):
         raise ValueError("found must be a search result: a dict with settings, epochs, final and "
                          "epochs_to_criterion")
-    settings = _check_grid(found["settings"])
-    final = np.asarray(found["final"], dtype=float)
+    settings = _check_grid(found["settings"], "found['settings']")
+    try:
+        final = np.asarray(found["final"], dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"found['final'] must be % right, one row per setting, got {found['final']!r}") from None
     if final.ndim != 2 or final.shape[0] != len(settings) or not np.isfinite(final).all():
         raise ValueError(f"found['final'] must be finite % right, one row per setting ({len(settings)}), "
                          f"got shape {final.shape}")
+    _search_rows(found)
     keys = [(_merit(e, f, found["epochs"]), -_distance(g), -i)
             for i, (g, e, f) in enumerate(zip(settings, found["epochs_to_criterion"], final))]
     return max(range(len(keys)), key=keys.__getitem__)
@@ -208,7 +228,8 @@ def choose(found: dict) -> int:
 def inside(found: dict) -> bool:
     """Whether the chosen setting has every neighbour (:func:`neighbourhood`) evaluated: it is
     inside the searched region, not on its edge (at μ = 0 it is on the edge of the allowed μ)."""
-    best = _check_grid(found["settings"])[choose(found)]
+    k = choose(found)  # validates found
+    best = _check_grid(found["settings"], "found['settings']")[k]
     near = neighbourhood(best)
     return len(near) == 27 and set(near) <= set(_check_grid(found["settings"]))
 
@@ -254,6 +275,8 @@ def search(task: str, arch: str, grid=None, runs: int = 5, epochs: int | None = 
     """
     if arch not in ARCHS:
         raise ValueError(f"arch must be one of {', '.join(ARCHS)}, got {arch!r}")
+    if checkpoint is not None and not callable(getattr(checkpoint, "computed", None)):
+        raise TypeError(f"checkpoint must be a tempnets.checkpoint.Checkpoint or None, got {type(checkpoint).__name__}")
     grid = _check_grid(neighbourhood(START) if grid is None else grid)
     for g in grid:
         task_config(task, *g)  # refuses a bad task or rate before anything is trained
@@ -523,10 +546,18 @@ def delay4_summary(untuned=None, tuned=None) -> str:
     undecided" as the two intervals say."""
     from ..experiments import read_record
 
-    untuned = check_data(untuned if untuned is not None else read_record("paper_scale/mozer-reproduce.json")["data"],
-                         ["focused_delay4", "full_delay4"], "mozer-reproduce")
-    tuned = check_data(tuned if tuned is not None else read_record("paper_scale/mozer-rates.json")["data"],
-                       ["tuned"], "mozer-rates")
+    for name, value in (("untuned", untuned), ("tuned", tuned)):
+        if value is not None and not isinstance(value, (dict, Result)):
+            raise TypeError(f"{name} must be a record's data (a dict), a Result or None, got {type(value).__name__}")
+    untuned = untuned.data if isinstance(untuned, Result) else untuned
+    tuned = tuned.data if isinstance(tuned, Result) else tuned
+    untuned = read_record("paper_scale/mozer-reproduce.json")["data"] if untuned is None else untuned
+    tuned = read_record("paper_scale/mozer-rates.json")["data"] if tuned is None else tuned
+    for name, value, keys in (("untuned", untuned, ("focused_delay4", "full_delay4")), ("tuned", tuned, ("tuned",))):
+        missing = [k for k in keys if k not in value]
+        if missing:
+            raise ValueError(f"{name} must be the data of a {'mozer-reproduce' if name == 'untuned' else 'mozer-rates'} "
+                             f"record; missing {', '.join(missing)}")
 
     def side(data, is_tuned):
         foc, full = _delay4_finals(data, is_tuned)
