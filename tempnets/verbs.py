@@ -14,13 +14,18 @@ Sources and reconstructions (each one labelled in the chapter's Fidelity note):
   (v/D, f/T, Z/j, S/C, w/l) share a code, as in R&M.
 * Table 2 as printed is OCR-damaged; :data:`TABLE2` holds the repaired spellings (our
   reconstruction: the book's *Reconstructions* page, focused section).
-* R&M's 420-verb list is lost.  The large verb set takes the 60 Table 2 verbs
-  for the three regular categories and the candidate irregular verbs of
-  :data:`IRREGULAR` (the verbs Mozer names, plus reconstructed members to reach
-  Table 4's counts), spelled from CMUdict by :func:`rm_spelling`.
-* Held-out regular verbs (:data:`HELD_OUT_REGULAR`) for generalisation tests: Table
-  4's own examples (explain, dance, pack, reflect) and common regular verbs,
-  classed by the regular rule (:func:`regular_class`).
+* R&M's 420-verb list is lost.  The large verb set's three regular categories are
+  rebuilt from Table 4 (:data:`TABLE4_REGULAR_EXAMPLES`: its two examples per category,
+  four of them not in Table 2, so the paper's regular categories were not Table 2's
+  verbs) filled up to 20 with Table 2's verbs of the category in printed order; the
+  irregular categories take the candidate verbs of :data:`IRREGULAR` (the verbs Mozer
+  names, plus reconstructed members to reach Table 4's counts), spelled from CMUdict by
+  :func:`rm_spelling`.
+* Held-out regular verbs (:data:`HELD_OUT_REGULAR`) for the regular-verb experiment's
+  generalisation test: common regular verbs (Table 4's examples among them, which that
+  experiment never trains on), classed by the regular rule (:func:`regular_class`).  The
+  large verb set tests on :func:`large_held_out`: those verbs minus its own training verbs,
+  plus the Table 2 verbs its regular categories leave out.
 """
 
 from __future__ import annotations
@@ -36,7 +41,8 @@ from .focused import Sequences, make_sequences
 __all__ = ["TABLE1", "FEATURES", "BOUNDARY", "TABLE2", "REGULAR_CLASSES", "IRREGULAR", "CATEGORIES",
            "HELD_OUT_REGULAR", "VERB_READING", "TABLE4_COUNTS", "encode_symbols", "buffered", "dear_task", "wickelements", "phoneme_features",
            "verb_inputs", "regular_class", "regular_verbs", "verb_task", "load_cmudict", "rm_spelling",
-           "large_verb_corpus", "held_out_regulars", "reproduction_task"]
+           "large_verb_corpus", "held_out_regulars", "large_held_out", "TABLE4_REGULAR_EXAMPLES",
+           "reproduction_task"]
 
 # ----------------------------------------------------------------------------- Table 1
 
@@ -364,17 +370,55 @@ HELD_OUT_REGULAR = (
 """Regular verbs for generalisation tests, in neither Table 2 nor :data:`IRREGULAR` (ours)."""
 
 
+TABLE4_REGULAR_EXAMPLES = {1: ("explain", "cry"), 2: ("dance", "pack"), 3: ("reflect", "guide")}
+"""Table 4's examples of its regular categories (1 add /d/, 2 add /t/, 3 add /^d/).  Only *cry*
+and *guide* are in Table 2: the large set's regular categories were other verbs of R&M's corpus."""
+
+
+def _table4_regulars(dictionary: dict) -> list:
+    """Categories 1-3 of the large set as ``(verb, spelling, category index 0..2)``.
+
+    Our reconstruction (the book's *Reconstructions* page): each category holds Table 4's two
+    examples (:data:`TABLE4_REGULAR_EXAMPLES`, spelled by :func:`rm_spelling` unless Table 2
+    spells them) and then Table 2's verbs of the category in printed order, up to the printed
+    20; the last verbs of each Table 2 column make room (:func:`large_held_out` tests on them).
+    """
+    table2 = regular_verbs()
+    spelled = {v: sp for v, sp, _ in table2}
+    out = []
+    for cat, examples in TABLE4_REGULAR_EXAMPLES.items():
+        column = [v for v, _, k in table2 if _REGULAR_TO_CATEGORY[k] == cat and v not in examples]
+        chosen = list(examples) + column[: TABLE4_COUNTS[cat] - len(examples)]
+        out += [(v, spelled.get(v) or rm_spelling(v, dictionary), cat - 1) for v in chosen]
+    return out
+
+
 def large_verb_corpus(dictionary: dict | None = None) -> list:
     """The 136 training verbs as ``(verb, spelling, category index 0..12)`` (Table 4 order).
 
-    Categories 1-3 are the 60 Table 2 verbs (repaired spellings); 4-13 the verbs of
-    :data:`IRREGULAR`, spelled by :func:`rm_spelling`.
+    Categories 1-3 are rebuilt from Table 4's examples and Table 2 (:func:`_table4_regulars`);
+    4-13 are the verbs of :data:`IRREGULAR`, spelled by :func:`rm_spelling`.
     """
     dictionary = load_cmudict() if dictionary is None else dictionary
-    items = [(v, sp, _REGULAR_TO_CATEGORY[k] - 1) for v, sp, k in regular_verbs()]
+    items = _table4_regulars(dictionary)
     for cat, words in IRREGULAR.items():
         items += [(w, rm_spelling(w, dictionary), cat - 1) for w in words.split()]
     return sorted(items, key=lambda it: it[2])
+
+
+def large_held_out(dictionary: dict | None = None) -> list:
+    """The large set's generalisation verbs as ``(verb, spelling, category index 0..2)``.
+
+    Regular verbs the large set does not train on (the paper: "The verbs from the corpus not
+    used in training were used for generalization testing"): :data:`HELD_OUT_REGULAR` without
+    the large set's own verbs, then the Table 2 verbs its regular categories leave out (with
+    Table 2's spellings), each in the category of the regular rule.
+    """
+    dictionary = load_cmudict() if dictionary is None else dictionary
+    train = {v for v, *_ in large_verb_corpus(dictionary)}
+    out = [it for it in held_out_regulars(dictionary, categories=True) if it[0] not in train]
+    out += [(v, sp, _REGULAR_TO_CATEGORY[k] - 1) for v, sp, k in regular_verbs() if v not in train]
+    return out
 
 
 def held_out_regulars(dictionary: dict | None = None, categories: bool = False) -> list:

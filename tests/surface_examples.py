@@ -305,6 +305,7 @@ EXAMPLES = {
     "tempnets.verbs.verb_task": _a([("cat", "kat", 0), ("dog", "dog", 1)], 2),
     "tempnets.verbs.rm_spelling": _a("cat", {"cat": [["K", "AE1", "T"]]}),
     "tempnets.verbs.large_verb_corpus": _a(None, budget=1),
+    "tempnets.verbs.large_held_out": _a(None, budget=1),
     "tempnets.verbs.held_out_regulars": _a(None, False, budget=1, keep=["categories"]),
     "tempnets.verbs.reproduction_task": _a(1, "ABC"),
     # streams
@@ -482,6 +483,7 @@ EXAMPLES = {
     "tempnets.chapters.focused_backprop.context_profile": _lazy(lambda: Example(
         focused_setup()[0], focused_setup()[2])),
     "tempnets.chapters.focused_backprop.operation_counts": _a(2, 3, 2, [4, 5]),
+    "tempnets.chapters.focused_backprop.context_connections": _lazy(lambda: Example(focused_setup()[0])),
     # chapters.graded_state_machines
     "tempnets.chapters.graded_state_machines.comparisons_against": _a([np.array([1.0, 2.0, 3.0]),
                                                                        np.array([-1.0, 0.5, 2.0])]),
@@ -526,7 +528,12 @@ EXAMPLES = {
         srn_params(), _emb_gsm(), 4)),
     # chapters.mozer_rates
     "tempnets.chapters.mozer_rates.task_config": _a("delay1", 1.0, 0.02, 100.0),
-    "tempnets.chapters.mozer_rates.choose": _a(np.array([[0.5, 0.9], [0.1, 0.2]])),
+    "tempnets.chapters.mozer_rates.choose": _a({"settings": [[0.75, 0.02, 100.0], [1.0, 0.04, 10.0]], "epochs": 10,
+                                                "final": [[90.0], [100.0]], "epochs_to_criterion": [[-1], [5]]}),
+    "tempnets.chapters.mozer_rates.inside": _a({"settings": [[0.75, 0.02, 100.0], [1.0, 0.04, 10.0]], "epochs": 10,
+                                                "final": [[90.0], [100.0]], "epochs_to_criterion": [[-1], [5]]}),
+    "tempnets.chapters.mozer_rates.neighbourhood": _a((0.75, 0.02, 100.0)),
+    "tempnets.chapters.mozer_rates.delay4_summary": _a(None, None, budget=2),
     # chapters.periodically_attentive_units
     "tempnets.chapters.periodically_attentive_units.Sizes": _a(2, 10, 5, 10),
     "tempnets.chapters.periodically_attentive_units.condition_config": _a("SRN"),
@@ -572,7 +579,7 @@ EXAMPLES = {
         "TKRNN", _tkc().build("TKRNN", tk_sizes().task, tk_sizes().hidden, 0), tk_sizes(), 0, budget=2)),
     "tempnets.chapters.temporal_kernels.train_one": _lazy(lambda: Example("TKRNN", tk_sizes(), 0, 0,
                                                                           progress=False, budget=2)),
-    "tempnets.chapters.mozer_rates.search": _a("delay1", "focused", ((1.0, 0.02, 100.0),), 1, 2, 0, False,
+    "tempnets.chapters.mozer_rates.search": _a("delay1", "focused", ((1.0, 0.02, 100.0),), 1, 2, 0, False, 0,
                                                budget=2, work=["runs", "epochs"]),
     "tempnets.chapters.periodically_attentive_units.make_test_sets": _a(0, "embedded", "book", 5, budget=2,
                                                                               work=["n_test"]),

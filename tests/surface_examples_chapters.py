@@ -56,8 +56,9 @@ def _lambda_grad_case():
 
 def _mozer_data():
     """A ``mozer-rates`` result's data, as small as :func:`mozer_rates.search_grid` reads it."""
-    return {"experiment": "mozer-rates", "grid": [[1.0, 0.02, 100.0], [0.75, 0.04, 10.0]],
-            "search": {"delay1": {"full": {"score": [[50.0, 60.0], [70.0, 80.0]]}}}}
+    found = {"settings": [[0.75, 0.02, 100.0], [1.0, 0.04, 10.0]], "epochs": 10,
+             "final": [[90.0], [100.0]], "epochs_to_criterion": [[-1], [5]]}
+    return {"experiment": "mozer-rates", "search": {"delay1": {"full": found}}}
 
 
 _ROW = {"statement": "delay 1: every focused run learns", "paper": 100.0, "ours": 90.0,

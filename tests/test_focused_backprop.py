@@ -194,15 +194,13 @@ def test_claims_over_runs_carry_intervals_and_are_inconclusive_when_they_straddl
     focused = rows["delay 4: focused runs learning perfectly"]
     assert focused["interval"] == pytest.approx([15 * v for v in intervals.share(focused["ours"], 15)])
     assert focused["holds"] is False  # 5 of 15: the whole interval (up to 8.7) lies below 12 - 3
-    # 'every run learns' can be refuted by runs, never established: 15 of 15 is inconclusive
+    # 'all runs learn' is a share against a stated bound (issue 32): 15 of 15 clears 75%, decided
     every = copy.deepcopy(data)
     every["full_delay1"]["epochs_to_criterion"] = [100] * 15
     row = {r["statement"]: r for r in fb.run_reproduce("paper", 0, trained=every).claims.rows()}[
-        "delay 1: every full run learns the task perfectly (runs)"]
-    # (issue 32) it is undecidable by design: shown with what the runs show, never asserted
-    assert row["ours"] == 15 and row["holds"] is None and row["expected"] is None
-    assert row["verdict"].startswith("shown, not decided: n = 15 cannot decide (it could only fail")
-    assert row["verdict"].endswith("shows: inconclusive")
+        "delay 1: the full runs learn the task perfectly (% of runs; the paper: all)"]
+    assert row["ours"] == 100.0 and row["holds"] is True and row["expected"] is None
+    assert row["verdict"] == "holds"
 
 
 def test_delay4_full_mean_is_not_tested_when_doing_nothing_passes(small):

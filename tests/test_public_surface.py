@@ -134,6 +134,7 @@ UNFIXED = {
     "tempnets.verbs.encode_symbols": "ValueError for a bad word",
     "tempnets.verbs.held_out_regulars": "AttributeError for a bad dictionary",
     "tempnets.verbs.large_verb_corpus": "AttributeError for a bad dictionary",
+    "tempnets.verbs.large_held_out": "AttributeError for a bad dictionary (calls large_verb_corpus)",
     "tempnets.verbs.phoneme_features": "ValueError for a bad spelling",
     "tempnets.verbs.regular_class": "ValueError for a bad spelling",
     "tempnets.verbs.rm_spelling": "ValueError for a bad word",

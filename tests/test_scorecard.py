@@ -25,11 +25,6 @@ KNOWN_UNDECIDABLE_AT_PAPER_SCALE = {
     # "every run" / "no run" can be refuted by runs, never established, and "some run" established,
     # never refuted: no n decides them; needs a new test (a share against a stated bound),
     # issue 32 item 4
-    ("mozer-dear", "every run learns the task"),
-    ("mozer-reproduce", "delay 1: every focused run learns the task perfectly"),
-    ("mozer-reproduce", "delay 1: every full run learns the task perfectly"),
-    ("mozer-rates", "delay 1: every focused run learns the task perfectly"),
-    ("mozer-rates", "delay 1: every full run learns the task perfectly"),
 }
 """(experiment id, the opening of the claim's statement)."""
 

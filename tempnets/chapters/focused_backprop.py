@@ -41,13 +41,13 @@ from ..experiments import Result, numba_threads
 from ..scale import get_scale
 from ..selfcheck import check_function, check_value
 
-__all__ = ["PAPER", "RATES", "SIZES", "Sizes", "run_dear", "run_verbs", "run_reversed", "run_reproduce",
+__all__ = ["PAPER", "RATES", "SIZES", "Sizes", "context_connections", "run_dear", "run_verbs", "run_reversed", "run_reproduce",
            "run_large_verbs", "params_from_data", "context_profile", "figure5_verbs",
            "check_gamma", "check_alpha_closed_form", "check_rtrl_memory", "operation_counts"]
 
 PAPER = {
     "dear_median_epochs": 488, "dear_runs": 50,
-    "verbs_runs": 15, "reversed_full_best": 75.0,
+    "verbs_runs": 15, "reversed_full_best": 75.0, "verbs_context_connections": 6,
     "reproduce_delay1_epochs": {"focused": 767, "full": 620}, "reproduce_delay1_t": 0.958,
     "reproduce_delay4_perfect": {"focused": 12, "full": 2}, "reproduce_runs": 15,
     "reproduce_delay4_mean": {"focused": 98.5, "full": 72.9}, "reproduce_delay4_t": 8.42,
@@ -66,7 +66,7 @@ RATES = {
 """Training settings per task (both architectures; ω = 100)."""
 
 EXPECT = {
-    "dear-every-run": {"book": None, "paper": None},
+    "dear-most-learn": {"book": True, "paper": True},
     "dear-median": {"book": None, "paper": None},
     "dear-arbe": {"paper": {"book": False, "paper": False}, "fig3": {"book": False, "paper": False}},
     "dear-daer": {"paper": {"book": False, "paper": False}, "fig3": {"book": False, "paper": False}},
@@ -75,10 +75,12 @@ EXPECT = {
     "verbs-unvoiced": {"book": None, "paper": None},
     "reversed-slower": {"book": None, "paper": None},
     "reversed-full-fails": {"book": True, "paper": None},
+    "reproduce-delay1-learn": {"focused": {"book": None, "paper": None}, "full": {"book": None, "paper": None}},
+    "reproduce-delay4-full-some": {"book": False, "paper": False},
     "reproduce-delay4-focused": {"book": None, "paper": False},
     "reproduce-delay4-difference": {"book": None, "paper": None},
     "large-learns": {"focused": {"book": True, "paper": True}, "full": {"book": None, "paper": True}},
-    "large-ring": {"book": False, "paper": None},
+    "large-ring": {"book": None, "paper": None},
 }
 """What the chapter states per scale for the claims whose 95% interval may straddle their
 threshold (``None``: inconclusive at that scale, shown and not asserted)."""
@@ -148,6 +150,21 @@ def _condition(seqs, arch, n_ctx, sz_runs, n_epochs, cfg, rng, progress, tests=N
     return out
 
 
+CONTEXT_LAYER = {"focused": "d, z and a bias per unit", "full": "the recurrent weights and a bias per unit"}
+"""What the paper counts as a connection within the context layer (the regular verbs' note 1)."""
+
+
+def context_connections(params) -> int:
+    """Connections within the context layer of one network, as the paper counts them for the
+    regular verbs ("the focused network requires six connections within the context layer, two
+    for the d_i, two for the z_i, and two for the biases; the full network also requires six,
+    four to connect each unit to each other and two for the biases")."""
+    if not isinstance(params, (F.FocusedParams, F.FullParams)):
+        raise TypeError(f"params must be FocusedParams or FullParams, got {type(params).__name__}")
+    inside = (params.d, params.z) if isinstance(params, F.FocusedParams) else (params.W_cc,)
+    return int(sum(np.asarray(a).size for a in inside + (params.b_c,)))
+
+
 def _need(trained, keys, runner):
     data = trained.data if isinstance(trained, Result) else trained
     if not isinstance(data, dict):
@@ -184,6 +201,33 @@ def _epochs_to(curve_epochs, perf, level):
         hit = np.flatnonzero(row >= level)
         out.append(float(curve_epochs[hit[0]]) if hit.size else np.nan)
     return np.array(out)
+
+
+ALL_RUNS_BOUND = 75.0
+"""The bound of the rows for the paper's "the task was successfully learned on all runs": the
+share of runs that learn must clear it.  "Every run" can be refuted by runs, never established;
+75% is the highest round bound that 15 runs can clear when all learn (their 95% Wilson interval
+is 79.6% to 100%), and 7 of 15 or fewer fail it, so the row can come out either way."""
+
+
+def add_all_learn(t, statement, k, n, expected, note="") -> None:
+    """Add the row for "the task was learned on all runs": % of ``n`` runs that learned (``k``)
+    against :data:`ALL_RUNS_BOUND`, the paper's value 100."""
+    t.add(statement, "text", 100.0, round(100.0 * k / n, 1), claims.at_least(ALL_RUNS_BOUND), expected=expected,
+          interval=intervals.percent(k, n), do_nothing=0.0,
+          note=(note + "; " if note else "") + f"design: the 95% Wilson interval of {n} runs' share must "
+               f"clear {ALL_RUNS_BOUND:g}% ({n} of {n} runs would hold, none would fail); "
+               + intervals.share_note(k, n))
+
+
+def add_some_learn(t, statement, paper, k, n, expected, note="") -> None:
+    """Add the row for "the network learned the task on only ``paper`` runs": at least one of
+    our ``n`` runs learned (``k`` of them).  A count of these runs, with no interval: a network
+    that never learns (0) fails it, one run that learns passes; that the paper's rate is rare
+    is the next rows' comparison with the focused network."""
+    t.add(statement, "text", paper, k, claims.at_least(1), expected=expected, do_nothing=0,
+          note=(note + "; " if note else "") + f"design: a count over these {n} runs, no interval "
+               "(0 fails, any run that learns passes); " + intervals.share_note(k, n))
 
 
 # ----------------------------------------------------------------------------- DEAR
@@ -373,11 +417,15 @@ def run_dear(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Resul
         e[e < 0] = np.inf
         learned = np.isfinite(e)
         if name == "paper":
-            t.add("every run learns the task (most active output right for all 4 words)", "text", 50,
-                  int(learned.sum()), claims.at_least(len(e)), expected=EXPECT["dear-every-run"][scale],
-                  interval=intervals.count(learned.sum(), len(e)),
-                  note=intervals.share_note(learned.sum(), len(e)) + "; runs can refute "
-                       "'every run', never establish it")
+            k, n = int(learned.sum()), len(e)
+            t.add("more than half of the runs learn the task, as a median epoch count needs (most active "
+                  "output right for all 4 words; % of runs)", "text", None, round(100.0 * k / n, 1),
+                  claims.at_least(50.0), expected=EXPECT["dear-most-learn"][scale], interval=intervals.percent(k, n),
+                  do_nothing=0.0,
+                  note="the paper: 'Fifty replications ... The task was learned in a median of 488 training "
+                       "epochs', which needs more than 25 of the 50 to learn, and says no more; design: the 95% "
+                       f"Wilson interval of {n} runs' share must clear 50% (all would hold, none would fail); "
+                       + intervals.share_note(k, n))
             t.add("median epochs to criterion", "text", PAPER["dear_median_epochs"], float(np.median(e)),
                   claims.relative(0.25), expected=EXPECT["dear-median"][scale], interval=intervals.median(e),
                   note="ρ = 0.02, μ = 1, ω = 100; 95% interval: order statistics")
@@ -406,7 +454,9 @@ def run_dear(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Resul
                  f"permutations destroying every key Wickelement, delimiters included ({len(DEAR_NONE_KEPT)} "
                  "strings: EDRA, ...), are not: % right ≤ 50",
                  "chance is 25%")):
-            t.add(f"{label}: {statement}", "text", None,
+            t.add(f"{label}: {statement} (tests the networks' classification; the paper "
+                  "compares context-unit responses with the originals')",
+                  "text", None,
                   round(float(np.mean(probe[key])), 1) if n_nets else float("nan"), check,
                   expected=EXPECT[f"dear-{key.replace(' ', '-').lower()}"][name][scale] if n_nets else None,
                   interval=intervals.mean(probe[key]) if n_nets else None,
@@ -478,8 +528,12 @@ def run_verbs(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Resu
     foc, full = data["focused"], data["full"]
     t = claims.ClaimsTable(f"Regular verbs (Figure 4): {data['sizes']['runs']} runs per network, "
                            f"{data['sizes']['epochs']} epochs")
-    t.add("the networks have the same number of connections (31)", "text", 31,
-          foc["connections"] if foc["connections"] == full["connections"] else -1, claims.within(0))
+    for name, d in (("focused", foc), ("full", full)):
+        t.add(f"{name}: connections within the context layer ({CONTEXT_LAYER[name]})", "text, note 1",
+              PAPER["verbs_context_connections"], context_connections(params_from_data(d["params"]).network(0)),
+              claims.within(0), kind="computation",
+              note=f"{d['connections']} adjustable weights per network in all, by our count (the paper "
+                   "prints no total)")
     for name, d in (("focused", foc), ("full", full)):
         t.add(f"{name} network learns the task: final % right (mean)", "Figure 4", None,
               round(float(np.mean(d["final"])), 1), claims.at_least(95.0), interval=intervals.mean(d["final"]))
@@ -595,11 +649,8 @@ def run_reproduce(scale="book", seed=0, jobs=1, progress=None, trained=None) -> 
     n = data["sizes"]["runs"]
     e = {a: np.array(data[f"{a}_delay1"]["epochs_to_criterion"]) for a in ("focused", "full")}
     for a in ("focused", "full"):
-        k = int((e[a] >= 0).sum())
-        # "every run" can be refuted, never established: undecidable by design (issue 32)
-        t.add(f"delay 1: every {a} run learns the task perfectly (runs)", "text", n, k,
-              claims.at_least(n), expected=None, interval=intervals.count(k, n),
-              note="a few runs need more than the epoch cap; " + intervals.share_note(k, n))
+        add_all_learn(t, f"delay 1: the {a} runs learn the task perfectly (% of runs; the paper: all)",
+                      int((e[a] >= 0).sum()), n, EXPECT["reproduce-delay1-learn"][a][scale])
     for a in ("focused", "full"):
         ok = e[a][e[a] >= 0]
         t.add(f"delay 1: mean epochs to perfect, {a} (runs that got there)", "text",
@@ -620,10 +671,8 @@ def run_reproduce(scale="book", seed=0, jobs=1, progress=None, trained=None) -> 
           interval=intervals.count(k4["focused"], n4["focused"]), do_nothing=0,
           note="fewer than the paper's, but far more than the full network's (next rows); "
                + intervals.share_note(k4["focused"], n4["focused"]))
-    # 0 perfect runs pass |ours - 2| <= 2: a network that never learns passes, so not tested
-    t.add("delay 4: full runs learning perfectly", "text", PAPER["reproduce_delay4_perfect"]["full"],
-          k4["full"], claims.within(2), interval=intervals.count(k4["full"], n4["full"]),
-          note=intervals.share_note(k4["full"], n4["full"]), expected=None, do_nothing=0)
+    add_some_learn(t, "delay 4: some full runs learn perfectly (runs)", PAPER["reproduce_delay4_perfect"]["full"],
+                   k4["full"], n4["full"], EXPECT["reproduce-delay4-full-some"][scale])
     if n4["focused"] == n4["full"]:
         lo, hi = intervals.share_difference(k4["focused"], n4["focused"], k4["full"], n4["full"])
         diff_interval = (n * lo, n * hi)
@@ -647,16 +696,14 @@ def run_reproduce(scale="book", seed=0, jobs=1, progress=None, trained=None) -> 
               expected=None if vacuous else False, interval=intervals.mean(final4[a], bounds=(0, 100)),
               note=f"outputting zeros everywhere scores {zero:.1f}%", do_nothing=zero,
               not_tested=f"outputting zeros everywhere ({zero:.1f}%) passes this check too" if vacuous else "")
-    paper_rest = (PAPER["reproduce_runs"] * PAPER["reproduce_delay4_mean"]["full"]
-                  - 100.0 * PAPER["reproduce_delay4_perfect"]["full"]) / (PAPER["reproduce_runs"]
-                                                                        - PAPER["reproduce_delay4_perfect"]["full"])
     above_zeros = t.add(
           f"delay 4: the full network does better than outputting zeros ({zero:.1f}%): mean final "
           "performance minus that baseline (points)", "text",
           round(PAPER["reproduce_delay4_mean"]["full"] - zero, 1), round(float(final4["full"].mean() - zero), 1),
           claims.at_least(1.0), expected=False, interval=intervals.mean(final4["full"] - zero),
-          note=f"paper: 72.9 − {zero:.1f}, from 2 perfect runs of 15 (its other 13 average "
-               f"{paper_rest:.1f}%, below the baseline); ours: every run ends at the baseline",
+          note=f"paper: 72.9 − {zero:.1f}, our subtraction (the paper does not define its percentage, "
+               "so how its networks that did not learn would score by ours is unknown); ours: "
+               f"{int(np.sum(final4['full'] <= zero))} of {final4['full'].size} runs end at or below the baseline",
           do_nothing=0.0)
     # focused > full says nothing of Mozer's comparison while the full network sits on the
     # do-nothing score: the row rests on that control (issue 32)
@@ -674,7 +721,7 @@ def run_large_verbs(scale="book", seed=0, jobs=1, progress=None, trained=None) -
     """136 verbs in 13 categories (Table 4; Figures 8, 9): focused (25 units) vs full (16 units)."""
     cmu = V.load_cmudict()
     corpus = V.large_verb_corpus(cmu)
-    held = V.held_out_regulars(cmu, categories=True)
+    held = V.large_held_out(cmu)
     if trained is None:
         sz = _sizes("mozer-large-verbs", scale)
         seqs = V.verb_task(corpus, 13)
