@@ -162,6 +162,20 @@ def cluster_hidden_states(hidden, method: str = "average") -> np.ndarray:
     return hierarchy.linkage(h, method=method, metric="euclidean")
 
 
+def _linkage_and_labels(linkage_matrix, labels) -> tuple:
+    """``(Z, labels)`` after checking that ``Z`` is a linkage matrix (as
+    :func:`cluster_hidden_states` returns) of as many leaves as ``labels`` holds."""
+    z = array("linkage_matrix", linkage_matrix)
+    labels = items("labels", labels, "labels, one per pattern")
+    if z.ndim != 2 or z.shape[1] != 4 or len(labels) != z.shape[0] + 1:
+        raise ValueError(f"need a linkage matrix of shape (n - 1, 4) and n labels; got {z.shape} "
+                         f"and {len(labels)} labels")
+    if not hierarchy.is_valid_linkage(z):
+        raise ValueError("linkage_matrix is not a linkage matrix (clusters merged in order, "
+                         "non-negative distances and counts; from cluster_hidden_states)")
+    return z, labels
+
+
 def cluster_composition(linkage_matrix, labels, n_clusters: int) -> list:
     """The labels in each cluster when the tree is cut into ``n_clusters`` groups (``maxclust``).
 
@@ -179,14 +193,7 @@ def cluster_composition(linkage_matrix, labels, n_clusters: int) -> list:
     n_clusters : int
         Number of clusters to cut the tree into.
     """
-    z = array("linkage_matrix", linkage_matrix)
-    labels = items("labels", labels, "labels, one per pattern")
-    if z.ndim != 2 or z.shape[1] != 4 or len(labels) != z.shape[0] + 1:
-        raise ValueError(f"need a linkage matrix of shape (n - 1, 4) and n labels; got {z.shape} "
-                         f"and {len(labels)} labels")
-    if not hierarchy.is_valid_linkage(z):
-        raise ValueError("linkage_matrix is not a linkage matrix (clusters merged in order, "
-                         "non-negative distances and counts; from cluster_hidden_states)")
+    z, labels = _linkage_and_labels(linkage_matrix, labels)
     n_clusters = count("n_clusters", n_clusters, 1)
     if n_clusters > len(labels):
         raise ValueError(f"n_clusters must be an integer in 1..{len(labels)} (one per label at most), "

@@ -296,14 +296,9 @@ def dendrogram(linkage_matrix, labels, ax=None, orientation: str = "left", **kwa
     """
     from scipy.cluster import hierarchy
 
-    labels = items("labels", labels, "leaf labels")
-    z = array("linkage_matrix", linkage_matrix)
-    if z.ndim != 2 or z.shape[1] != 4 or len(labels) != z.shape[0] + 1:
-        raise ValueError(f"need a linkage matrix of shape (n - 1, 4) and n labels; got {z.shape} "
-                         f"and {len(labels)} labels")
-    if not hierarchy.is_valid_linkage(z):
-        raise ValueError("linkage_matrix is not a linkage matrix (clusters merged in order, "
-                         "non-negative distances and counts; from cluster_hidden_states)")
+    from .analysis import _linkage_and_labels  # (imports scipy: only when a dendrogram is drawn)
+
+    z, labels = _linkage_and_labels(linkage_matrix, labels)
     if orientation not in ("left", "right", "top", "bottom"):
         raise ValueError(f"orientation must be 'left', 'right', 'top' or 'bottom', got {orientation!r:.60}")
     ax = _axes(ax, (5, max(3.0, 0.16 * len(labels))))
