@@ -811,7 +811,11 @@ def find_record(path) -> Path:
     if not isinstance(path, (str, os.PathLike)) or not str(path):
         raise TypeError(f"path must name a record file (a str or a Path), got {path!r:.60}")
     path = Path(path)
-    if path.exists() or path.is_absolute() or path.parent.name != "paper_scale":
+    try:
+        exists = path.exists()
+    except OSError:  # a name too long for the file system: reading it says so
+        return path
+    if exists or path.is_absolute() or path.parent.name != "paper_scale":
         return path
     package = Path(__file__).resolve().parent
     for folder in (package.parent / "book" / "paper_scale", package / "paper_scale"):

@@ -39,8 +39,9 @@ def call_with(qualname: str, arg: str, bad):
     return fn(*bound.args, **bound.kwargs)
 
 
-def _emb_outcomes():
-    return ["hit"]
+def _nan_params():
+    params = surface_examples.srn_params()
+    return params._replace(W_ih=np.full(params.W_ih.shape, np.nan))
 
 
 CASES = [
@@ -52,7 +53,7 @@ CASES = [
     ("tempnets.checks.array", "shape", "n", TE, r"array: shape must be None or a tuple of sizes"),
     ("tempnets.checks.array", "dims", [], TE, r"array: dims must be None or a dict"),
     ("tempnets.checks.array", "low", 1j, TE, r"array: low must be None or a finite real number"),
-    ("tempnets.checks.array", "value", np.zeros((3, 2), complex), TE,
+    ("tempnets.checks.array", "value", np.zeros((2, 1), complex), TE,
      r"x must be an array of real numbers, got ndarray of dtype complex128"),  # (one line)
     # intervals, streams
     ("tempnets.intervals.share_difference", "k1", 11, VE, r"k1 of n1 runs needs 0 <= k1 <= n1"),
@@ -110,8 +111,7 @@ CASES = [
     ("tempnets.metrics.legal_successors", "language", "BTXSE", TE, r"language must be a sequence of str"),
     ("tempnets.metrics.generalisation_counts", "incorrect_above", "x", VE, r"incorrect_above must be a finite"),
     # explorer
-    ("tempnets.explorer.string_states", "params", None, TE, r"params must be an SRNParams"),
-    ("tempnets.explorer.string_states", "string", 5, TE, r"string must be a str"),
+    ("tempnets.explorer.state_figure", "params", _nan_params(), VE, r"params.W_ih must be finite"),
     ("tempnets.explorer.state_figure", "t", "x", VE, r"t must be an integer >= 0"),
     ("tempnets.explorer.state_figure", "threshold", None, VE, r"threshold must be a finite number"),
     ("tempnets.explorer.explorer", "string", 5, TE, r"string must be a str"),
