@@ -91,6 +91,8 @@ class FocusedConfig:
         if self.score not in SCORES:
             raise ValueError(f"unknown score {self.score!r}; allowed: {', '.join(SCORES)}")
         count("feedback", self.feedback)
+        if not isinstance(self.stop_at_criterion, bool):  # (the kernel would compile anew for it)
+            raise TypeError(f"stop_at_criterion must be True or False, got {self.stop_at_criterion!r:.60}")
         return self
 
 

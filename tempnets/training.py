@@ -248,7 +248,8 @@ def _start(config, n_in, n_out, n_networks, rng, params):
                             f"network indices, got {n_networks!r}") from None
         if not ids:
             raise ValueError("n_networks: the sequence of network indices is empty")
-    R, top = len(ids), (ids[-1] if isinstance(ids, range) else max(ids))  # max(range) would loop
+    # (len(range) and max(range) fail or loop on a huge range: its stop is R)
+    R, top = (ids.stop, ids.stop - 1) if isinstance(ids, range) else (len(ids), max(ids))
     nh = config.n_hidden
     B = max(config.h, config.h_prime) + 1
     ring = B * (4 * nh + n_out + 1)

@@ -103,7 +103,6 @@ UNFIXED = {
     "tempnets.chapters.focused_backprop.operation_counts": "TypeError for a bad n_in",
     "tempnets.chapters.focused_backprop.params_from_data": "add valid example arguments",
     "tempnets.chapters.graded_state_machines.accept_flat": "ValueError for a bad flat",
-    "tempnets.chapters.graded_state_machines.accepts": "TypeError for a bad grammar",
     "tempnets.chapters.graded_state_machines.acp_pattern_design": "TypeError for a bad grammar",
     "tempnets.chapters.graded_state_machines.acp_pattern_r_squared": "TypeError for a bad rows",
     "tempnets.chapters.graded_state_machines.comparisons_against": "TypeError for a bad differences",

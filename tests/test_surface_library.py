@@ -39,6 +39,14 @@ def call_with(qualname: str, arg: str, bad):
     return fn(*bound.args, **bound.kwargs)
 
 
+def _focused_config(**changes):
+    import dataclasses
+
+    from tempnets.focused_training import FocusedConfig
+
+    return dataclasses.replace(FocusedConfig(), **changes)
+
+
 def _nan_params():
     params = surface_examples.srn_params()
     return params._replace(W_ih=np.full(params.W_ih.shape, np.nan))
@@ -140,6 +148,8 @@ CASES = [
     ("tempnets.focused.make_sequences", "inputs", None, TE, r"inputs must be a sequence of arrays"),
     ("tempnets.focused.make_sequences", "targets", ["x", "y"], TE, r"targets\[0\] must be an array"),
     ("tempnets.focused_training.train", "config", {}, TE, r"config must be a FocusedConfig, got dict"),
+    ("tempnets.focused_training.train", "config", _focused_config(stop_at_criterion="x"), TE,
+     r"stop_at_criterion must be True or False"),
     ("tempnets.focused_training.evaluate", "params", "x", TE, r"params must be FocusedParams or FullParams"),
     ("tempnets.focused_training.zero_output_score", "config", None, TE, r"config must be a FocusedConfig"),
     ("tempnets.focused_training.learning_rates", "config", "x", TE, r"config must be a FocusedConfig"),
@@ -147,6 +157,7 @@ CASES = [
     ("tempnets.training.train_epochs", "n_networks", "x", VE, r"n_networks \(a network index\) must be"),
     ("tempnets.training.train_epochs", "params", "x", TE, r"params must be an SRNParams, got str"),
     ("tempnets.training.train_online", "params", 5, TE, r"params must be a sequence of SRNParams"),
+    ("tempnets.training.train_online", "n_networks", 10**400, VE, r"training 1000000000000.* networks .* would need"),
     ("tempnets.training.bptt_gradient", "config", "x", TE, r"config must be a TrainConfig"),
     # sequences, tkrnn, rnn_baselines, optim, checkpoint
     ("tempnets.sequences.encode", "delays", [-1, 3], VE, r"delays must be an integer >= 0, got"),
