@@ -698,7 +698,9 @@ def init_many(arch: str, n_in: int, n_ctx: int, n_out: int, n_networks: int, rng
     if not isinstance(arch, str) or arch not in ("focused", "full"):
         raise ValueError(f"arch: unknown architecture {arch!r:.60}; allowed: focused, full")
     init = {"focused": init_focused, "full": init_full}[arch]
-    n = count("n_networks", n_networks, 1, MAX_CHILDREN)  # (one random generator each)
+    n = count("n_networks", n_networks, 1)
+    if n > MAX_CHILDREN:  # (one random generator each)
+        raise ValueError(f"n_networks must be at most {MAX_CHILDREN:,} (one random generator each), got {n:,}")
     n_in, n_ctx, n_out = (count(k, v, 1) for k, v in (("n_in", n_in), ("n_ctx", n_ctx), ("n_out", n_out)))
     memory(2 * n * (n_ctx * (n_in + n_ctx + 4) + n_out * (n_ctx + 1)),  # the networks, then their stack
            f"init_many: {n} networks of n_in={n_in}, n_ctx={n_ctx}, n_out={n_out} units")

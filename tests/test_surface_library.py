@@ -143,7 +143,7 @@ CASES = [
     ("tempnets.fast_weights.linear_attention", "q", "x", TE, r"q must be an array of real numbers"),
     ("tempnets.fast_weights.additive_memory", "v", np.full((4, 3), np.nan), VE, r"v must be finite"),
     ("tempnets.focused.init_many", "arch", {}, VE, r"arch: unknown architecture \{\}; allowed: focused, full"),
-    ("tempnets.focused.init_many", "n_networks", 10**6, VE, r"n_networks must be an integer in \[1, 100000\]"),
+    ("tempnets.focused.init_many", "n_networks", 10**6, VE, r"n_networks must be at most 100,000 \(one random generator each\)"),
     ("tempnets.focused.init_many", "n_in", 10**12, VE, r"init_many: 2 networks of n_in=1000000000000"),
     ("tempnets.focused.make_sequences", "inputs", None, TE, r"inputs must be a sequence of arrays"),
     ("tempnets.focused.make_sequences", "targets", ["x", "y"], TE, r"targets\[0\] must be an array"),
