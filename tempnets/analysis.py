@@ -53,7 +53,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy.cluster import hierarchy
 
-from .checks import count
+from .checks import array, count, items
 from .grammars import check_grammar, check_strings
 
 __all__ = ["presentation_label", "presentation_labels", "node_labels", "successor_labels",
@@ -73,7 +73,8 @@ def presentation_label(string: str, t: int, upto_current: bool = False) -> str:
     label stops at the current letter, as in Figures 14 and 20 (``"pvP"``).
     """
     if not isinstance(string, str) or len(string) < 2:
-        raise ValueError(f"string must be a full string with B and E, got {string!r}")
+        raise ValueError(f"string must be a full string with B and E, got {string!r:.60}")
+    t = count("t", t)
     if not (0 <= t <= len(string) - 2):
         raise ValueError(f"t={t} is not a presented position of {string!r}: allowed 0..{len(string) - 2}")
     letters = string[1:-1].lower()
@@ -148,13 +149,31 @@ def cluster_hidden_states(hidden, method: str = "average") -> np.ndarray:
     ndarray, shape (n_patterns - 1, 4)
         The linkage matrix ``Z`` (for :func:`tempnets.plots.dendrogram`).
     """
-    h = np.asarray(hidden, dtype=np.float64)
+    h = array("hidden", hidden)
     if h.ndim != 2 or h.shape[0] < 2:
         raise ValueError(f"hidden must have shape (n_patterns >= 2, n_hidden), got {h.shape}")
+    limit = 1e150 / np.sqrt(max(h.shape[1], 1))  # beyond it a squared distance overflows
+    if np.abs(h).max(initial=0.0) > limit:
+        raise ValueError(f"hidden must hold values of magnitude at most {limit:.3g} (their Euclidean "
+                         f"distances overflow beyond), got {np.abs(h).max():.3g}")
     allowed = ("single", "complete", "average", "weighted", "centroid", "median", "ward")
-    if method not in allowed:
-        raise ValueError(f"unknown linkage method {method!r}; allowed: {', '.join(allowed)}")
+    if not isinstance(method, str) or method not in allowed:
+        raise ValueError(f"method: unknown linkage method {method!r:.60}; allowed: {', '.join(allowed)}")
     return hierarchy.linkage(h, method=method, metric="euclidean")
+
+
+def _linkage_and_labels(linkage_matrix, labels) -> tuple:
+    """``(Z, labels)`` after checking that ``Z`` is a linkage matrix (as
+    :func:`cluster_hidden_states` returns) of as many leaves as ``labels`` holds."""
+    z = array("linkage_matrix", linkage_matrix)
+    labels = items("labels", labels, "labels, one per pattern")
+    if z.ndim != 2 or z.shape[1] != 4 or len(labels) != z.shape[0] + 1:
+        raise ValueError(f"need a linkage matrix of shape (n - 1, 4) and n labels; got {z.shape} "
+                         f"and {len(labels)} labels")
+    if not hierarchy.is_valid_linkage(z):
+        raise ValueError("linkage_matrix is not a linkage matrix (clusters merged in order, "
+                         "non-negative distances and counts; from cluster_hidden_states)")
+    return z, labels
 
 
 def cluster_composition(linkage_matrix, labels, n_clusters: int) -> list:
@@ -174,11 +193,7 @@ def cluster_composition(linkage_matrix, labels, n_clusters: int) -> list:
     n_clusters : int
         Number of clusters to cut the tree into.
     """
-    z = np.asarray(linkage_matrix)
-    labels = list(labels)
-    if z.ndim != 2 or z.shape[1] != 4 or len(labels) != z.shape[0] + 1:
-        raise ValueError(f"need a linkage matrix of shape (n - 1, 4) and n labels; got {z.shape} "
-                         f"and {len(labels)} labels")
+    z, labels = _linkage_and_labels(linkage_matrix, labels)
     n_clusters = count("n_clusters", n_clusters, 1)
     if n_clusters > len(labels):
         raise ValueError(f"n_clusters must be an integer in 1..{len(labels)} (one per label at most), "
@@ -199,8 +214,9 @@ def cluster_purity(linkage_matrix, labels, n_clusters: int) -> float:
     number of nodes: "groups by node"); a random tree scores about the share
     of the most common label.  Parameters as :func:`cluster_composition`.
     """
+    labels = items("labels", labels, "labels, one per pattern")
     groups = cluster_composition(linkage_matrix, labels, n_clusters)
-    return sum(max(g.values()) for g in groups) / len(list(labels))
+    return sum(max(g.values()) for g in groups) / len(labels)
 
 
 # ----------------------------------------------------------------------- ACPs
@@ -221,6 +237,12 @@ def conditional_probabilities(corpus, alphabet: str, order: int) -> dict:
     """
     corpus = check_strings(corpus, 'corpus')
     order = count("order", order)
+    if not isinstance(alphabet, str) or not alphabet:
+        raise TypeError(f"alphabet must be a non-empty str of letters, got {alphabet!r:.60}")
+    for s in corpus:
+        for c in s[1:]:
+            if c not in alphabet:
+                raise ValueError(f"corpus: string {s!r:.60} has letter {c!r}, not in alphabet {alphabet!r:.60}")
     counts = defaultdict(lambda: np.zeros(len(alphabet)))
     for s in corpus:
         for t in range(len(s) - 1):
@@ -309,6 +331,10 @@ def acp_keys(grammar, strings) -> list:
 
 
 def _key_index(grammar, keys):
+    keys = items("keys", keys, "(node, letter) pairs")
+    for key in keys:
+        if not isinstance(key, (tuple, list)) or len(key) != 2:
+            raise TypeError(f"keys: each key must be a (node, letter) pair, got {key!r:.60}")
     for node, letter in keys:
         if node not in grammar.states or letter not in grammar.alphabet:
             raise ValueError(f"key {(node, letter)!r} is not a (state, symbol) pair of {grammar.name!r}")
@@ -339,7 +365,7 @@ def average_conditional_probabilities(corpus, grammar, orders=range(7)) -> ACPTa
     corpus = list(corpus)
     keys = acp_keys(grammar, corpus)
     rows, cols = _key_index(grammar, keys)
-    orders = np.array([count("order", n) for n in orders], dtype=int)
+    orders = np.array([count("orders", n) for n in items("orders", orders, "integer orders")], dtype=int)
     values = np.zeros((len(orders), len(keys)))
     for i, n in enumerate(orders):
         pp = path_probabilities(corpus, grammar, int(n))
@@ -374,7 +400,8 @@ def network_averages(activations, strings, grammar, keys, order: int = 6) -> np.
     strings = check_strings(strings, 'strings')
     grammar = check_grammar(grammar)
     strings = list(strings)
-    a = np.asarray(activations, dtype=np.float64)
+    a = array("activations", activations, finite=False)
+    order = count("order", order)
     n_patterns = sum(len(s) - 1 for s in strings)
     if a.shape != (n_patterns, len(grammar.alphabet)):
         raise ValueError(f"activations have shape {a.shape}; expected ({n_patterns}, "
@@ -412,6 +439,9 @@ def acp_r_squared(table: ACPTable, activations, strings, grammar, order: int = 6
     -------
     ndarray, shape (n_orders,)
     """
+    if not isinstance(table, ACPTable):
+        raise TypeError(f"table must be an ACPTable (from average_conditional_probabilities), got "
+                        f"{type(table).__name__}")
     strings = check_strings(strings, 'strings')
     grammar = check_grammar(grammar)
     y = network_averages(activations, strings, grammar, table.keys, order)

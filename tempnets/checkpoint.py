@@ -563,7 +563,7 @@ def check_checkpoint(directory, identity: dict, resume: bool = False) -> None:
     try:
         exists, is_dir = os.path.lexists(directory), directory.is_dir()
     except OSError as err:  # e.g. a name over the file system's 255 bytes
-        raise ValueError(f"checkpoint {str(directory)!r}: {err.strerror or err}") from None
+        raise ValueError(f"checkpoint directory {str(directory)!r:.80}: {err.strerror or err}") from None
     if exists and not is_dir:
         raise ValueError(f"checkpoint {str(directory)!r} is a file, not a directory")
     if not directory.parent.is_dir():

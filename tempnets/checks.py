@@ -28,6 +28,9 @@ def count(name: str, value, minimum: int = 0, maximum: int | None = None) -> int
         ``"<name> must be an integer >= <minimum>, got <value>"`` (``in [min, max]`` with a
         ``maximum``).
     """
+    _integer_bound("count", "minimum", minimum)
+    if maximum is not None:
+        _integer_bound("count", "maximum", maximum)
     ok = not isinstance(value, bool) and isinstance(value, numbers.Integral) and value >= minimum
     if maximum is None:
         if not ok:
@@ -64,6 +67,7 @@ def real(name: str, value, *, low: float | None = None, high: float | None = Non
     ValueError
         ``"<name> must be a finite number [>= low] [and <= high], got <value>"``.
     """
+    _real_bounds("real", low, high)
     ok = (not isinstance(value, bool) and isinstance(value, numbers.Real) and is_finite_real(value)
           and (low is None or (value > low if low_open else value >= low))
           and (high is None or (value < high if high_open else value <= high)))
@@ -117,6 +121,7 @@ def array(name: str, value, shape=None, dims: dict | None = None, *, dtype: str 
         A wrong shape (naming the size that disagrees and the argument that fixed it), a
         NaN or infinite entry, or an entry out of range (naming the first and its index).
     """
+    _array_parameters(shape, dims, dtype, low, high)
     kinds = {"float": "biuf", "int": "iu"}[dtype]
     try:
         a = np.asarray(value)
@@ -124,8 +129,8 @@ def array(name: str, value, shape=None, dims: dict | None = None, *, dtype: str 
         raise TypeError(f"{name} must be an array of numbers, got {type(value).__name__} ({err})") from None
     if a.dtype.kind not in kinds:
         what = "integers" if dtype == "int" else "real numbers"
-        shown = repr(value) if len(repr(value)) <= 60 and "\n" not in repr(value) \
-            else f"{type(value).__name__} of dtype {a.dtype}"
+        text = repr(value)
+        shown = text if len(text) <= 60 and "\n" not in text else f"{type(value).__name__} of dtype {a.dtype}"
         raise TypeError(f"{name} must be an array of {what}, got {shown}")
     a = np.ascontiguousarray(a, dtype=np.float64 if dtype == "float" else np.int64)
     if shape is not None:
@@ -223,6 +228,84 @@ def array_in(name: str, value, dtype, shape=None, dims: dict | None = None, *,
                              f"model computes in, largest {limit:.3g}), got {_first(a, bad)}")
         raise ValueError(f"{name} must be finite, got {_first(a, ~np.isfinite(a))}")
     return cast
+
+
+# ----------------------------------------------------------------------------- the checkers' own parameters
+# A caller's mistake in calling a checker (a bound of None, a shape "n") is refused here in one
+# line naming the checker's parameter, instead of a raw comparison error deep inside it.
+
+def _integer_bound(function: str, name: str, value) -> None:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{function}: {name} must be an integer, got {value!r:.60}")
+
+
+def _real_bounds(function: str, low, high) -> None:
+    for name, v in (("low", low), ("high", high)):
+        if v is not None and not is_finite_real(v):
+            raise TypeError(f"{function}: {name} must be None or a finite real number, got {v!r:.60}")
+
+
+def _array_parameters(shape, dims, dtype, low, high) -> None:
+    """Refuse parameters of :func:`array` it cannot use (the value itself is checked there)."""
+    if shape is not None:
+        if not isinstance(shape, (tuple, list)) or not all(
+                k is None or isinstance(k, str) or (isinstance(k, numbers.Integral)
+                                                    and not isinstance(k, bool) and k >= 0)
+                for k in shape):
+            raise TypeError("array: shape must be None or a tuple of sizes, each an integer >= 0, "
+                            f"a named size (str) or None (any), got {shape!r:.60}")
+    if dims is not None and not isinstance(dims, dict):
+        raise TypeError(f"array: dims must be None or a dict of named sizes, got {dims!r:.60}")
+    if not isinstance(dtype, str) or dtype not in ("float", "int"):
+        raise ValueError(f"array: dtype must be 'float' or 'int', got {dtype!r:.60}")
+    _real_bounds("array", low, high)
+
+
+def items(name: str, value, what: str = "arrays, one per sequence") -> list:
+    """``value`` as a list after checking it is a sequence (a list, a tuple, an array's rows...),
+    not a single string, dict, number or None, whose items a caller then checks one by one.
+
+    Raises
+    ------
+    TypeError
+        ``"<name> must be a sequence of <what>, got <type>"``.
+    """
+    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__") or (
+            isinstance(value, np.ndarray) and value.ndim == 0):
+        raise TypeError(f"{name} must be a sequence of {what}, got {type(value).__name__}")
+    return list(value)
+
+
+def address_space_left() -> float:
+    """Bytes this process may still map: its address-space limit (``RLIMIT_AS``, set by
+    ``ulimit -v`` or a sandbox) less what it has mapped now; infinite without a limit (or
+    where it cannot be read)."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft == resource.RLIM_INFINITY:
+            return math.inf
+        import os
+
+        with open("/proc/self/statm") as fh:
+            mapped = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (ImportError, OSError, ValueError, IndexError):
+        return math.inf
+    return float(soft - mapped)
+
+
+def memory_in_process(n_floats, what: str, itemsize: int = 8) -> None:
+    """:func:`memory`, and also refuse ``n_floats`` values that exceed the address space this
+    process has left (:func:`address_space_left`): under such a limit an allocation fails
+    even when the machine has the memory, and inside a compiled parallel loop the failure
+    surfaces as a bare ``SystemError``."""
+    memory(n_floats, what, itemsize)
+    n_bytes = int(n_floats) * int(itemsize)
+    left = address_space_left()
+    if n_bytes > left:
+        raise ValueError(f"{what} would need {n_bytes / 2**30:,.1f} GiB; this process may map only "
+                         f"{max(left, 0) / 2**30:,.1f} GiB more (its address-space limit, ulimit -v)")
 
 
 # ----------------------------------------------------------------------------- chapters' arguments

@@ -66,9 +66,14 @@ from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from .checks import count, real
+from .checks import count, is_finite_real, real
 from .claims import ClaimsTable
 from .scale import SCALES, get_scale
+
+__all__ = ["EXPERIMENTS", "CHAPTER_SEED", "Experiment", "Result", "UnknownExperiment", "RecordNotFound", "get",
+           "reproduce", "robustness", "read_record", "describe_record", "rederive", "robustness_counts"]
+# (The rest is the machinery of the command line and the chapter modules: importable, not walked
+# by tests/test_public_surface.py, which checks what a reader of the book calls.)
 
 RECORD_FIELDS = ("id", "scale", "seed", "jobs", "command", "wall_time_s", "versions", "commit",
                  "claims_title", "claims", "data")
@@ -219,13 +224,24 @@ def check_data(data, keys, experiment_id: str):
     return data
 
 
+class RecordNotFound(FileNotFoundError, ValueError):
+    """A record file that does not exist (a ``FileNotFoundError`` naming it, and a
+    ``ValueError``: a bad argument)."""
+
+
+class UnknownExperiment(KeyError, ValueError):
+    """An experiment id that is not registered (a ``KeyError``, as before, and a ``ValueError``:
+    a bad argument)."""
+
+
 def get(experiment_id: str) -> Experiment:
-    """Return the experiment with this id, or raise ``KeyError`` listing the known ids."""
+    """Return the experiment with this id, or raise :class:`UnknownExperiment` (a ``KeyError``)
+    listing the known ids."""
     for e in EXPERIMENTS:
         if e.id == experiment_id:
             return e
     known = ", ".join(e.id for e in EXPERIMENTS)
-    raise KeyError(f"unknown experiment id {experiment_id!r}; known ids: {known}")
+    raise UnknownExperiment(f"unknown experiment id {experiment_id!r:.80}; known ids: {known}")
 
 
 def _versions() -> dict:
@@ -620,7 +636,7 @@ def robustness_path(experiment_id: str) -> str:
 def robustness_counts(experiment_id: str) -> dict:
     """The committed robustness counts of an experiment (see :func:`robustness`), ``{}`` if none:
     for :meth:`ClaimsTable.with_robustness`."""
-    path = find_record(robustness_path(experiment_id))
+    path = find_record(robustness_path(get(experiment_id).id))
     if not path.is_file():
         return {}
     return read_robustness_record(path)["counts"]
@@ -792,8 +808,14 @@ def find_record(path) -> Path:
     as in Colab, where a chapter runs without the book's folders).  Failing
     both, ``path`` unchanged, so that reading it names it.
     """
+    if not isinstance(path, (str, os.PathLike)) or not str(path):
+        raise TypeError(f"path must name a record file (a str or a Path), got {path!r:.60}")
     path = Path(path)
-    if path.exists() or path.is_absolute() or path.parent.name != "paper_scale":
+    try:
+        exists = path.exists()
+    except OSError:  # a name too long for the file system: reading it says so
+        return path
+    if exists or path.is_absolute() or path.parent.name != "paper_scale":
         return path
     package = Path(__file__).resolve().parent
     for folder in (package.parent / "book" / "paper_scale", package / "paper_scale"):
@@ -810,9 +832,14 @@ def _read_text(path) -> str:
     """The text of a record file, refusing anything that is not a regular file of at most
     :data:`MAX_RECORD_BYTES` before reading it (``/dev/zero`` would never end)."""
     path = Path(path)
-    if path.exists() and not path.is_file():
+    try:
+        size = path.stat().st_size
+    except OSError as err:
+        if isinstance(err, FileNotFoundError):
+            raise RecordNotFound(err.errno, "No such record file (path)", str(path)) from None
+        raise ValueError(f"path {str(path)!r:.80}: {err.strerror or err}") from None
+    if not path.is_file():
         raise ValueError(f"{path}: not an experiment record (not a regular file)")
-    size = path.stat().st_size  # a missing file: FileNotFoundError, which names it
     if size > MAX_RECORD_BYTES:
         raise ValueError(f"{path}: not an experiment record ({size / 1e6:.0f} MB; records are at most "
                          f"{MAX_RECORD_BYTES / 1e6:.0f} MB)")
@@ -938,6 +965,10 @@ def describe_record(record: dict, width: int = 100) -> str:
     characters so that a page shows it without scrolling sideways."""
     import textwrap
 
+    if not isinstance(record, dict) or not is_finite_real(record.get("wall_time_s")):
+        raise TypeError("record must be a record dict (from read_record) with its wall_time_s, got "
+                        f"{type(record).__name__}")
+    width = count("width", width, 20)
     commit = record.get("commit") or "unknown"
     lines = [f"recorded run: {record.get('command', '(command not recorded)')}",
              f"  (tempnets commit {commit}, {record['wall_time_s'] / 60:.1f} min on "

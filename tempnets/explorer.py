@@ -14,9 +14,24 @@ import numpy as np
 
 from . import plots
 from .grammars import check_grammar
-from .srn import srn_forward
+from .checks import count, real
+from .srn import SRNParams, check_params, srn_forward
 
 __all__ = ["string_states", "state_figure", "explorer"]
+
+
+def _finite_params(params) -> None:
+    """Refuse weights a figure cannot show (NaN or infinite: a diverged network)."""
+    for field, a in zip(SRNParams._fields, check_params(params)):
+        if not np.isfinite(a).all():
+            raise ValueError(f"params.{field} must be finite (the weights of a trained network), "
+                             f"got {a[~np.isfinite(a)][0]}")
+
+
+def _check_string(string) -> None:
+    if not isinstance(string, str):
+        raise TypeError(f"string must be a str of the grammar's letters (starting with B), got "
+                        f"{type(string).__name__}")
 
 
 def string_states(params, grammar, string: str) -> dict:
@@ -32,6 +47,8 @@ def string_states(params, grammar, string: str) -> dict:
         is complete, ``None`` if the prefix is ungrammatical).
     """
     grammar = check_grammar(grammar)
+    _finite_params(params)
+    _check_string(string)
     grammar.validate(string)
     if len(string) < 1:
         raise ValueError("string must have at least one symbol (B)")
@@ -40,6 +57,9 @@ def string_states(params, grammar, string: str) -> dict:
     ctx = np.vstack([np.zeros((1, h.shape[1])), h[:-1]])
     legal = []
     for t in range(len(string)):
+        if legal and legal[-1] is None:  # an ungrammatical prefix stays so (and each try costs t)
+            legal.append(None)
+            continue
         try:
             legal.append(grammar.successors(string[:t + 1]))
         except ValueError:  # not a prefix of any string of the grammar
@@ -63,7 +83,8 @@ def state_figure(params, grammar, string: str, t: int | None = None, ax=None, th
     """
     grammar = check_grammar(grammar)
     st = string_states(params, grammar, string)
-    t = len(string) - 1 if t is None else int(t)
+    t = len(string) - 1 if t is None else count("t", t)
+    threshold = real("threshold", threshold)
     if not 0 <= t < len(string):
         raise ValueError(f"t must be in 0..{len(string) - 1} for {string!r}, got {t}")
     shown = string[:t].lower() + string[t].upper() + string[t + 1:].lower()
@@ -91,6 +112,9 @@ def explorer(params, grammar, string: str | None = None, rng=None):
 
     from .random import as_generator
 
+    _finite_params(params)
+    if string is not None:
+        _check_string(string)
     gen = as_generator(rng)
     string = string or grammar.sample(1, rng=gen)[0]
     text = widgets.Text(value=string, description="string")

@@ -570,6 +570,15 @@ def solved_at(errors, mask=None, threshold: float = 0.05, run: int = 100) -> int
 
 
 # --------------------------------------------------------------------------- the modern link
+def _queries_keys_values(q, k, v) -> tuple:
+    """``q, k`` of one shape ``(n, d_k)`` and ``v`` of shape ``(n, d_v)``, checked, as float64."""
+    q, k, v = array("q", q), array("k", k), array("v", v)
+    if q.ndim != 2 or k.shape != q.shape or v.ndim != 2 or v.shape[0] != q.shape[0]:
+        raise ValueError(f"need q, k of one shape (n, d_k) and v of shape (n, d_v); got "
+                         f"{q.shape}, {k.shape}, {v.shape}")
+    return q, k, v
+
+
 def linear_attention(q, k, v, *, include_current: bool = True) -> np.ndarray:
     r"""Causal unnormalised linear attention: ``y_t = Σ_{τ ≤ t} v_τ (k_τ · q_t)``.
 
@@ -578,10 +587,7 @@ def linear_attention(q, k, v, *, include_current: bool = True) -> np.ndarray:
     write, as F does) and multiplies the values.  Shapes ``q, k: (n, d_k)``,
     ``v: (n, d_v)``; returns ``(n, d_v)``.
     """
-    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
-    if q.ndim != 2 or k.shape != q.shape or v.ndim != 2 or v.shape[0] != q.shape[0]:
-        raise ValueError(f"need q, k of one shape (n, d_k) and v of shape (n, d_v); got "
-                         f"{q.shape}, {k.shape}, {v.shape}")
+    q, k, v = _queries_keys_values(q, k, v)
     scores = q @ k.T  # scores[t, tau] = k_tau . q_t
     causal = np.tril(np.ones_like(scores), 0 if include_current else -1)
     return (scores * causal) @ v
@@ -594,10 +600,7 @@ def additive_memory(q, k, v, *, read_before_write: bool = False) -> np.ndarray:
     keys and values (Schlag, Irie & Schmidhuber 2021).  With
     ``read_before_write=True`` the read uses ``W_{t-1}`` (the 1991 order).
     """
-    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
-    if q.ndim != 2 or k.shape != q.shape or v.ndim != 2 or v.shape[0] != q.shape[0]:
-        raise ValueError(f"need q, k of one shape (n, d_k) and v of shape (n, d_v); got "
-                         f"{q.shape}, {k.shape}, {v.shape}")
+    q, k, v = _queries_keys_values(q, k, v)
     W = np.zeros((v.shape[1], k.shape[1]))
     y = np.empty((q.shape[0], v.shape[1]))
     for t in range(q.shape[0]):

@@ -75,9 +75,9 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from .checks import array, count, memory, real
+from .checks import array, count, items, memory, real
 from .portable import logistic
-from .random import as_generator, perturbed, spawn
+from .random import MAX_CHILDREN, as_generator, perturbed, spawn
 
 __all__ = ["FocusedParams", "FullParams", "Sequences", "make_sequences", "init_focused",
            "init_full", "init_many", "connection_count", "forward", "trace_gradient", "bptt_gradient",
@@ -210,20 +210,20 @@ def make_sequences(inputs, targets) -> Sequences:
         Empty batch, an empty sequence, mismatched feature sizes or lengths,
         non-finite values.
     """
-    inputs, targets = list(inputs), list(targets)
+    inputs, targets = items("inputs", inputs), items("targets", targets)
     if not inputs:
-        raise ValueError("no sequences given (need at least one)")
+        raise ValueError("inputs: no sequences given (need at least one)")
     if len(inputs) != len(targets):
-        raise ValueError(f"{len(inputs)} input sequences but {len(targets)} targets")
-    xs = [np.asarray(x, dtype=np.float64) for x in inputs]
+        raise ValueError(f"inputs and targets: {len(inputs)} input sequences but {len(targets)} targets")
+    xs = [array(f"inputs[{s}]", x, finite=False) for s, x in enumerate(inputs)]
     n_in = xs[0].shape[-1] if xs[0].ndim == 2 else None
     ys, ms = [], []
     for s, (x, y) in enumerate(zip(xs, targets)):
         if x.ndim != 2 or x.shape[0] == 0:
-            raise ValueError(f"sequence {s} must be a non-empty (T, n_in) array, got shape {x.shape}")
+            raise ValueError(f"inputs: sequence {s} must be a non-empty (T, n_in) array, got shape {x.shape}")
         if x.shape[1] != n_in:
-            raise ValueError(f"sequence {s} has {x.shape[1]} input features, sequence 0 has {n_in}")
-        y = np.asarray(y, dtype=np.float64)
+            raise ValueError(f"inputs: sequence {s} has {x.shape[1]} input features, sequence 0 has {n_in}")
+        y = array(f"targets[{s}]", y, finite=False)
         if y.ndim == 1:
             full = np.zeros((x.shape[0], y.size))
             full[-1] = y
@@ -232,9 +232,11 @@ def make_sequences(inputs, targets) -> Sequences:
         elif y.ndim == 2 and y.shape[0] == x.shape[0]:
             full, m = y, np.ones(x.shape[0])
         else:
-            raise ValueError(f"target {s} must have shape (n_out,) or ({x.shape[0]}, n_out), got {y.shape}")
+            raise ValueError(f"targets: target {s} must have shape (n_out,) or ({x.shape[0]}, n_out), "
+                             f"got {y.shape}")
         if ys and full.shape[1] != ys[0].shape[1]:
-            raise ValueError(f"target {s} has {full.shape[1]} output units, target 0 has {ys[0].shape[1]}")
+            raise ValueError(f"targets: target {s} has {full.shape[1]} output units, target 0 has "
+                             f"{ys[0].shape[1]}")
         ys.append(full)
         ms.append(m)
     X, Y, M = np.concatenate(xs), np.concatenate(ys), np.concatenate(ms)
@@ -693,8 +695,13 @@ def init_many(arch: str, n_in: int, n_ctx: int, n_out: int, n_networks: int, rng
 
     ``arch`` is ``"focused"`` (:func:`init_focused`) or ``"full"`` (:func:`init_full`).
     """
-    init = {"focused": init_focused, "full": init_full}.get(arch)
-    if init is None:
-        raise ValueError(f"unknown architecture {arch!r}; allowed: focused, full")
+    if not isinstance(arch, str) or arch not in ("focused", "full"):
+        raise ValueError(f"arch: unknown architecture {arch!r:.60}; allowed: focused, full")
+    init = {"focused": init_focused, "full": init_full}[arch]
     n = count("n_networks", n_networks, 1)
+    if n > MAX_CHILDREN:  # (one random generator each)
+        raise ValueError(f"n_networks must be at most {MAX_CHILDREN:,} (one random generator each), got {n:,}")
+    n_in, n_ctx, n_out = (count(k, v, 1) for k, v in (("n_in", n_in), ("n_ctx", n_ctx), ("n_out", n_out)))
+    memory(2 * n * (n_ctx * (n_in + n_ctx + 4) + n_out * (n_ctx + 1)),  # the networks, then their stack
+           f"init_many: {n} networks of n_in={n_in}, n_ctx={n_ctx}, n_out={n_out} units")
     return _stack([init(n_in, n_ctx, n_out, g, **kwargs) for g in spawn(rng, n)])

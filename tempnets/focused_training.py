@@ -91,7 +91,16 @@ class FocusedConfig:
         if self.score not in SCORES:
             raise ValueError(f"unknown score {self.score!r}; allowed: {', '.join(SCORES)}")
         count("feedback", self.feedback)
+        if not isinstance(self.stop_at_criterion, bool):  # (the kernel would compile anew for it)
+            raise TypeError(f"stop_at_criterion must be True or False, got {self.stop_at_criterion!r:.60}")
         return self
+
+
+def _checked(config) -> FocusedConfig:
+    """``config`` after checking it is a valid :class:`FocusedConfig`."""
+    if not isinstance(config, FocusedConfig):
+        raise TypeError(f"config must be a FocusedConfig, got {type(config).__name__}")
+    return config.validate()
 
 
 @dataclass
@@ -300,7 +309,7 @@ def train(seqs: Sequences, params, *, n_epochs: int, config: FocusedConfig = Foc
         If a network's error or weights become NaN or infinite (names the
         network and the epoch).
     """
-    config = config.validate()
+    config = _checked(config)
     if not isinstance(params, (FocusedParams, FullParams)) or np.asarray(params.W_in).ndim != 3:
         raise TypeError("params must be a stack of networks (FocusedParams/FullParams with a leading "
                         "network axis, see init_many)")
@@ -356,8 +365,9 @@ def train(seqs: Sequences, params, *, n_epochs: int, config: FocusedConfig = Foc
 def evaluate(params, seqs: Sequences, config: FocusedConfig = FocusedConfig()) -> np.ndarray:
     """Performance (% correct, as :attr:`FocusedConfig.score` defines it) of each network of a stack,
     or of one network (returns a 0-d array)."""
-    config = config.validate()
-    single = np.asarray(params.W_in).ndim == 2
+    config = _checked(config)
+    check_params(params, stack=np.ndim(getattr(params, "W_in", None)) == 3)
+    single = np.ndim(params.W_in) == 2
     nets = [params] if single else [params.network(k) for k in range(params.W_in.shape[0])]
     out = []
     for p in nets:
@@ -376,7 +386,7 @@ def zero_output_score(seqs: Sequences, config: FocusedConfig = FocusedConfig()) 
     network that learned nothing a high score; a claim this baseline passes is no evidence
     of learning.
     """
-    config = config.validate()
+    config = _checked(config)
     seqs = check_sequences(seqs)
     right, items = _score(np.zeros_like(seqs.Y), seqs.Y, seqs.M, seqs.offsets, config.score == "quantised")
     return 100.0 * right / items
@@ -384,7 +394,7 @@ def zero_output_score(seqs: Sequences, config: FocusedConfig = FocusedConfig()) 
 
 def learning_rates(params, seqs: Sequences, config: FocusedConfig = FocusedConfig()) -> dict:
     """The adaptive rates ε_k one network would use now (input-context, decay, zero, context-output)."""
-    W_in, b_c, R, z, W_out, b_o, diag, eq3, seqs = _check(params, seqs, config.validate().variant)
+    W_in, b_c, R, z, W_out, b_o, diag, eq3, seqs = _check(params, seqs, _checked(config).variant)
     loss, g = (trace_gradient if diag else bptt_gradient)(params, seqs, variant=config.variant)
     gR = np.diag(g.d) if diag else g.W_cc
     gz = g.z if diag else np.zeros(len(b_c))

@@ -217,6 +217,15 @@ def _whole(name: str, value) -> int:
     raise ValueError(f"{name} must be a whole number of runs, got {value!r}")
 
 
+def _k_of_n(k_name: str, k, n_name: str, n) -> tuple[int, int]:
+    """``(k, n)`` after checking they are whole numbers of runs with ``0 <= k <= n``, ``n >= 1``."""
+    k, n = _whole(k_name, k), _whole(n_name, n)
+    if not 0 <= k <= n or n < 1:
+        raise ValueError(f"{k_name} of {n_name} runs needs 0 <= {k_name} <= {n_name} and "
+                         f"{n_name} >= 1, got {k_name}={k}, {n_name}={n}")
+    return k, n
+
+
 def _runs(x, name, arg="x") -> np.ndarray:
     a = checks.array(arg, x, finite=False).ravel()
     if a.size == 0:
@@ -230,9 +239,7 @@ def share(k: int, n: int, level: float = LEVEL) -> tuple[float, float]:
     """Wilson score interval for the share ``k / n`` of runs (e.g. runs that solved the task):
     scipy's (``binomtest(k, n).proportion_ci(method="wilson")``), exactly 0 below ``k = 0`` and
     exactly 1 above ``k = n`` (where the formula's rounding may leave a last bit)."""
-    k, n = _whole("k", k), _whole("n", n)
-    if not 0 <= k <= n or n < 1:
-        raise ValueError(f"share needs 0 <= k <= n and n >= 1, got k={k}, n={n}")
+    k, n = _k_of_n("k", k, "n", n)
     ci = stats.binomtest(k, n).proportion_ci(confidence_level=_level(level), method="wilson")
     lo, hi = max(0.0, float(ci.low)), min(1.0, float(ci.high))
     return Interval(0.0 if k == 0 else lo, 1.0 if k == n else hi, Design("share", (n,), level=level))
@@ -258,8 +265,8 @@ def share_note(k: int, n: int, what: str = "runs") -> str:
 
 def share_difference(k1: int, n1: int, k2: int, n2: int, level: float = LEVEL) -> tuple[float, float]:
     """Newcombe's interval for ``k1/n1 - k2/n2`` (two independent sets of runs)."""
-    k1, n1, k2, n2 = (_whole(name, v) for name, v in (("k1", k1), ("n1", n1), ("k2", k2), ("n2", n2)))
-    l1, u1 = share(k1, n1, level)  # (checks k1, n1 first: k1 / n1 needs n1 > 0)
+    (k1, n1), (k2, n2) = _k_of_n("k1", k1, "n1", n1), _k_of_n("k2", k2, "n2", n2)
+    l1, u1 = share(k1, n1, level)
     l2, u2 = share(k2, n2, level)
     p1, p2 = k1 / n1, k2 / n2
     d = p1 - p2

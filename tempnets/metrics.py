@@ -41,7 +41,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .checks import array
+from .checks import array, count, items, real
 from .grammars import check_grammar, check_strings
 
 __all__ = ["as_activation_list", "luce_ratio", "successor_activations", "accepted",
@@ -71,17 +71,17 @@ def as_activation_list(activations, strings, grammar, offsets=None) -> list:
         grammar.validate(s)
     n_out = len(grammar.alphabet)
     if offsets is not None:
-        flat = np.asarray(activations, dtype=np.float64)
-        offsets = np.asarray(offsets)
-        if offsets.shape != (len(strings) + 1,) or offsets[0] != 0 or np.any(np.diff(offsets) < 0) \
-                or offsets[-1] != len(flat):
+        flat = array("activations", activations, (None, n_out), finite=False)
+        offsets = array("offsets", offsets, (len(strings) + 1,), dtype="int")
+        if offsets[0] != 0 or np.any(np.diff(offsets) < 0) or offsets[-1] != len(flat):
             raise ValueError(f"offsets must be non-decreasing, shape ({len(strings) + 1},), from 0 "
                              f"to len(activations)={len(flat)}; got {offsets!r}")
         acts = [flat[offsets[i]:offsets[i + 1]] for i in range(len(strings))]
     else:
         if isinstance(activations, np.ndarray):
             raise TypeError("a flat activation array needs offsets; or pass a list of (T, n_out) arrays")
-        acts = [np.asarray(a, dtype=np.float64) for a in activations]
+        acts = [array(f"activations[{i}]", a, finite=False) for i, a in
+                enumerate(items("activations", activations, "(T, n_out) arrays, one per string"))]
     if len(acts) != len(strings):
         raise ValueError(f"got {len(acts)} activation arrays for {len(strings)} strings")
     for a, s in zip(acts, strings):
@@ -117,6 +117,7 @@ def accepted(activations, strings, grammar, threshold: float = 0.3, offsets=None
     -------
     ndarray of bool, shape (n_strings,)
     """
+    threshold = real("threshold", threshold)
     return np.array([bool(np.all(x > threshold))
                      for x in successor_activations(activations, strings, grammar, offsets)], dtype=bool)
 
@@ -153,6 +154,7 @@ def embed_predicted(activations, strings, grammar, threshold: float = 0.3, offse
     -------
     ndarray of bool, shape (n_strings,)
     """
+    threshold = real("threshold", threshold)
     succ = successor_activations(activations, strings, grammar, offsets)
     out = []
     for x, s in zip(succ, strings):
@@ -172,6 +174,7 @@ def final_predicted(activations, strings, grammar, criterion: float = 0.6, offse
     -------
     ndarray of bool, shape (n_strings,)
     """
+    criterion = real("criterion", criterion)
     acts = as_activation_list(activations, strings, grammar, offsets)
     return np.array([luce_ratio(a[len(s) - 3])[grammar.alphabet.index(s[-2])] > criterion
                      for a, s in zip(acts, strings)], dtype=bool)
@@ -196,10 +199,11 @@ def embed_final_many(activations, strings, grammar, offsets, threshold: float = 
     -------
     embed_ok, final_ok : ndarray of bool, shape (R, n_strings)
     """
-    y = np.asarray(activations, dtype=np.float64)
-    if y.ndim != 3:
+    y = array("activations", activations, finite=False)
+    if y.ndim != 3 or y.shape[0] < 1:
         raise ValueError(f"activations must have shape (R, steps, n_out); got {y.shape}")
-    strings = list(strings)
+    threshold, criterion = real("threshold", threshold), real("criterion", criterion)
+    strings = check_strings(strings, "strings")
     as_activation_list(y[0], strings, grammar, offsets)  # validates strings, shapes, offsets
     off = np.asarray(offsets, dtype=np.int64)
     lens = np.diff(off)  # T_i = len(s) - 1
@@ -235,6 +239,10 @@ def exit_outcomes(activations, strings, grammar, choices: str = "TP", criterion:
         ``"hit"``, ``"error"`` or ``"miss"`` per string.
     """
     acts = as_activation_list(activations, strings, grammar, offsets)
+    criterion = real("criterion", criterion)
+    if not isinstance(choices, str) or not choices or any(c not in grammar.alphabet for c in choices):
+        raise ValueError(f"choices must be a non-empty string of letters of {grammar.alphabet!r}, "
+                         f"got {choices!r:.60}")
     idx = [grammar.alphabet.index(c) for c in choices]
     out = []
     for a, s in zip(acts, strings):
@@ -269,8 +277,10 @@ def outcomes_by_embedding_length(outcomes, strings, group_from: int = 7) -> dict
         ``lengths`` (list of labels, the last ``"7+"``), ``hit``, ``error``,
         ``miss`` (ndarrays of %) and ``count`` (ndarray of int).
     """
-    o = np.asarray(outcomes)
-    lengths = np.minimum([len(s) - 4 for s in strings], group_from)
+    o = np.asarray(items("outcomes", outcomes, "'hit', 'error' or 'miss'"), dtype=object)
+    strings = check_strings(strings, "strings")
+    group_from = count("group_from", group_from, 1)
+    lengths = np.array([min(len(s) - 4, group_from) for s in strings], dtype=np.int64)
     if len(o) != len(lengths):
         raise ValueError(f"{len(o)} outcomes for {len(lengths)} strings")
     keys = sorted(set(lengths.tolist()))
@@ -309,6 +319,13 @@ class GeneralisationCounts(NamedTuple):
 
 def legal_successors(prefix: str, language) -> frozenset:
     """Symbols that continue ``prefix`` in some string of the finite ``language``."""
+    if not isinstance(prefix, str):
+        raise TypeError(f"prefix must be a str of letters, got {type(prefix).__name__}")
+    return _successors_in(prefix, check_strings(language, "language"))
+
+
+def _successors_in(prefix: str, language) -> frozenset:
+    """:func:`legal_successors` without its checks (called for every step of every string)."""
     return frozenset(s[len(prefix)] for s in language if len(s) > len(prefix) and s.startswith(prefix))
 
 
@@ -339,13 +356,15 @@ def generalisation_counts(activations, strings, grammar, language=None, incorrec
         own successors (no length constraint).
     """
     acts = as_activation_list(activations, strings, grammar, offsets)
-    language = None if language is None else tuple(language)
+    language = None if language is None else tuple(check_strings(language, "language"))
+    incorrect_above = real("incorrect_above", incorrect_above)
+    missed_at_or_below = real("missed_at_or_below", missed_at_or_below)
     inc, mis, two_way = [], [], 0
     for a, s in zip(acts, strings):
         i_flags, m_flags = np.zeros(len(a), bool), np.zeros(len(a), bool)
         for t in range(len(a)):
             prefix = s[:t + 1]
-            legal = grammar.successors(prefix) if language is None else legal_successors(prefix, language)
+            legal = grammar.successors(prefix) if language is None else _successors_in(prefix, language)
             if not legal:
                 raise ValueError(f"{prefix!r} (a prefix of {s!r}) has no legal successor in the language")
             mask = np.array([c in legal for c in grammar.alphabet])

@@ -33,6 +33,7 @@ from typing import Callable
 
 import numpy as np
 
+from .checkpoint import Checkpoint
 from .checks import array_in, count, real
 from .portable_math import _sum_of_squares
 from .progress import progress_bar
@@ -361,6 +362,9 @@ def train(loss_and_grad: Callable, params: dict, sample: Callable, n_steps: int,
     n_steps = count("n_steps", n_steps)
     eval_every = count("eval_every (updates between evaluations; 0: none)", eval_every)
     _check_train_options(loss_and_grad, sample, evaluate, config, progress, desc, sample_with_step)
+    if checkpoint is not None and not isinstance(checkpoint, Checkpoint):
+        raise TypeError("checkpoint must be None or a tempnets.checkpoint.Checkpoint (from "
+                        f"open_checkpoint), got {type(checkpoint).__name__}")
     if not isinstance(dtype, str) or dtype not in PRECISIONS:
         raise ValueError(f"dtype must be one of {sorted(PRECISIONS)}, got {dtype!r}")
     gen = as_generator(rng)

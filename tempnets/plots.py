@@ -27,7 +27,7 @@ from collections import deque
 
 import numpy as np
 
-from .checks import count
+from .checks import array, count, is_finite_real, items, real
 from .grammars import check_grammar
 
 MAX_DRAWN_UNITS = 100
@@ -103,11 +103,17 @@ def grammar_diagram(grammar, ax=None, layout=None, show_probabilities: bool | No
     grammar = check_grammar(grammar)
     from matplotlib.patches import Circle, FancyArrowPatch
 
+    node_radius = real("node_radius", node_radius, low=0.0, low_open=True)
+    if layout is not None and not isinstance(layout, dict):
+        raise TypeError(f"layout must be None or a dict state -> (x, y), got {type(layout).__name__}")
     ax = _axes(ax, (8, 4))
     pos = layout or grammar_layout(grammar)
     missing = [s for s in list(grammar.states) + ["END"] if s not in pos]
     if missing:
         raise ValueError(f"layout has no position for states {missing}")
+    for s, xy in pos.items():
+        if np.shape(xy) != (2,) or not all(is_finite_real(v) for v in xy):
+            raise ValueError(f"layout[{s!r}] must be a position (x, y) of two finite numbers, got {xy!r:.60}")
     if show_probabilities is None:
         show_probabilities = any(a.prob not in (0.5, 1.0) for a in grammar.arcs)
     for s in list(grammar.states) + ["END"]:
@@ -237,12 +243,15 @@ def network_state(layers: dict, ax=None, unit_labels: dict | None = None, title:
     """
     from matplotlib.patches import Rectangle
 
-    if not layers:
-        raise ValueError("layers is empty; pass e.g. {'Output': ..., 'Hidden': ..., 'Input': ...}")
-    rows = {k: np.asarray(v, dtype=float).ravel() for k, v in layers.items()}
+    if not isinstance(layers, dict) or not layers:
+        raise ValueError("layers must be a non-empty dict name -> activations; pass e.g. "
+                         "{'Output': ..., 'Hidden': ..., 'Input': ...}")
+    rows = {k: array(f"layers[{k!r}]", v).ravel() for k, v in layers.items()}
     for k, v in rows.items():
         if v.size and (v.min() < 0 or v.max() > 1):
-            raise ValueError(f"layer {k!r} has values outside [0, 1] ({v.min():.3g}..{v.max():.3g})")
+            raise ValueError(f"layers[{k!r}] has values outside [0, 1] ({v.min():.3g}..{v.max():.3g})")
+    if unit_labels is not None and not isinstance(unit_labels, dict):
+        raise TypeError(f"unit_labels must be None or a dict name -> labels, got {type(unit_labels).__name__}")
     unit_labels = unit_labels or {}
     width = max(v.size for v in rows.values())
     # Rows from the top; a row with unit labels gets room above it for them, so
@@ -287,11 +296,11 @@ def dendrogram(linkage_matrix, labels, ax=None, orientation: str = "left", **kwa
     """
     from scipy.cluster import hierarchy
 
-    labels = list(labels)
-    z = np.asarray(linkage_matrix)
-    if z.ndim != 2 or z.shape[1] != 4 or len(labels) != z.shape[0] + 1:
-        raise ValueError(f"need a linkage matrix of shape (n - 1, 4) and n labels; got {z.shape} "
-                         f"and {len(labels)} labels")
+    from .analysis import _linkage_and_labels  # (imports scipy: only when a dendrogram is drawn)
+
+    z, labels = _linkage_and_labels(linkage_matrix, labels)
+    if orientation not in ("left", "right", "top", "bottom"):
+        raise ValueError(f"orientation must be 'left', 'right', 'top' or 'bottom', got {orientation!r:.60}")
     ax = _axes(ax, (5, max(3.0, 0.16 * len(labels))))
     hierarchy.dendrogram(z, labels=labels, orientation=orientation, ax=ax,
                          color_threshold=kwargs.pop("color_threshold", 0), **kwargs)
@@ -308,10 +317,13 @@ def learning_curve(x, y, ax=None, label: str | None = None, xlabel: str = "strin
     -------
     matplotlib Axes
     """
-    ax = _axes(ax)
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    if y.shape[-1] != x.size or y.ndim not in (1, 2):
+    x, y = array("x", x, (None,), finite=False), array("y", y, finite=False)
+    for name, text in (("label", label), ("xlabel", xlabel), ("ylabel", ylabel)):
+        if text is not None and not isinstance(text, str):
+            raise TypeError(f"{name} must be a str or None, got {type(text).__name__}")
+    if y.ndim not in (1, 2) or y.shape[-1] != x.size:
         raise ValueError(f"y must have shape ({x.size},) or (n_runs, {x.size}), got {y.shape}")
+    ax = _axes(ax)
     if y.ndim == 2:
         for run in y:
             ax.plot(x, run, color="0.75", lw=0.7)
@@ -341,10 +353,11 @@ def acp_curves(tests, r_squared, orders=None, ax=None, xlabel: str = "epoch"):
     matplotlib Axes
         One line per order.
     """
-    t, r2 = np.asarray(tests, dtype=float), np.asarray(r_squared, dtype=float)
+    t = array("tests", tests, (None,))
+    r2 = array("r_squared", r_squared, finite=False)
     if r2.ndim != 2 or r2.shape[0] != t.size:
         raise ValueError(f"r_squared must have shape ({t.size}, n_orders), got {r2.shape}")
-    orders = list(range(r2.shape[1])) if orders is None else list(orders)
+    orders = list(range(r2.shape[1])) if orders is None else items("orders", orders, "orders")
     if len(orders) != r2.shape[1]:
         raise ValueError(f"{len(orders)} orders for {r2.shape[1]} columns of r_squared")
     ax = _axes(ax)
@@ -370,14 +383,21 @@ def hits_by_length(result: dict, ax=None):
     matplotlib Axes
         Two bar series (hits, errors).
     """
+    if not isinstance(result, dict):
+        raise TypeError(f"result must be the dict of outcomes_by_embedding_length(...), got "
+                        f"{type(result).__name__}")
     missing = {"lengths", "hit", "error"} - set(result)
     if missing:
         raise ValueError(f"result lacks {sorted(missing)}; pass outcomes_by_embedding_length(...)")
+    lengths = items("result['lengths']", result["lengths"], "length labels")
+    dims = {"n": (len(lengths), "result['lengths']")}
+    hit = array("result['hit']", result["hit"], ("n",), dims, low=0.0, high=100.0)
+    error = array("result['error']", result["error"], ("n",), dims, low=0.0, high=100.0)
     ax = _axes(ax)
-    x = np.arange(len(result["lengths"]))
-    ax.bar(x - 0.2, result["hit"], 0.4, label="hits", color="0.3")
-    ax.bar(x + 0.2, result["error"], 0.4, label="errors", color="0.75")
-    ax.set_xticks(x, result["lengths"])
+    x = np.arange(len(lengths))
+    ax.bar(x - 0.2, hit, 0.4, label="hits", color="0.3")
+    ax.bar(x + 0.2, error, 0.4, label="errors", color="0.75")
+    ax.set_xticks(x, [str(v) for v in lengths])
     ax.set_xlabel("letters in the embedding")
     ax.set_ylabel("%")
     ax.set_ylim(0, 100)
@@ -398,9 +418,15 @@ def hinton(weights, ax=None, max_weight: float | None = None, row_labels=None, c
     """
     from matplotlib.patches import Rectangle
 
-    w = np.asarray(weights, dtype=float)
-    if w.ndim != 2:
-        raise ValueError(f"weights must be a 2-D matrix, got shape {w.shape}")
+    w = array("weights", weights)
+    if w.ndim != 2 or 0 in w.shape:
+        raise ValueError(f"weights must be a non-empty 2-D matrix, got shape {w.shape}")
+    if max_weight is not None:
+        max_weight = real("max_weight", max_weight, low=0.0, low_open=True)
+    for name, labels, n in (("row_labels", row_labels, w.shape[0]), ("col_labels", col_labels, w.shape[1])):
+        if labels is not None and len(items(name, labels, "labels")) != n:
+            raise ValueError(f"{name} must hold {n} labels (one per {name[:3]} of weights), got "
+                             f"{len(items(name, labels))}")
     max_weight = max_weight or (np.abs(w).max() if np.abs(w).max() > 0 else 1.0)
     ax = _axes(ax, (0.35 * w.shape[1] + 1.5, 0.35 * w.shape[0] + 1))
     ax.set_facecolor("0.5")
@@ -421,6 +447,10 @@ def hinton(weights, ax=None, max_weight: float | None = None, row_labels=None, c
 
 
 # -------------------------------------------------------------------- unfolded networks (Mozer)
+MAX_UNFOLDED_STEPS = 20
+"""Most steps :func:`unfolded_network` draws (more would not be legible in one figure)."""
+
+
 def unfolded_network(T: int = 4, focused: bool = True, ax=None):
     """Mozer's Figures 2b and 10: a recurrent net unfolded over ``T`` steps.
 
@@ -429,6 +459,7 @@ def unfolded_network(T: int = 4, focused: bool = True, ax=None):
     network (each step's squashed input ``s[net(τ)]`` feeds one summing layer with weight
     ``d^(t-τ)``: breadth grows with ``T``, depth stays 4).
     """
+    T = count("T", T, 1, MAX_UNFOLDED_STEPS)
     ax = _axes(ax, (5, 4))
     box = dict(boxstyle="round,pad=0.3", fc="white", ec="0.3")
     for tau in range(T):

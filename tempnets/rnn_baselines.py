@@ -37,7 +37,7 @@ import numpy as np
 from . import portable_math as pm
 from .checks import array, memory, count, real
 from .random import as_generator, perturbed
-from .tkrnn import _output_loss_and_grad, _scored_rows, _weights_and_batch
+from .tkrnn import _given, _output_loss_and_grad, _scored_rows, _weights_and_batch
 
 __all__ = ["rnn_init", "rnn_forward", "rnn_loss_and_grad", "lstm_init", "lstm_forward",
            "lstm_loss_and_grad", "n_params", "matched_hidden"]
@@ -223,7 +223,7 @@ def rnn_forward(params, x, return_states=False):
 def rnn_loss_and_grad(params, x, target, mask=None):
     """Cross-entropy over masked steps / B and its gradient by BPTT (:func:`_rnn_deltas`)."""
     I, H, O = _shapes(params, 1, "RNN", x)
-    (W_h, b_h, W_z, b_z), (x, target, mask) = _weights_and_batch(params, x, target, mask, I, O,
+    (W_h, b_h, W_z, b_z), (x, target, mask) = _weights_and_batch(params, x, _given(target), mask, I, O,
                                                                  floats_per_step=4 * H + 2 * I + O)
     inp = _rnn_forward(W_h, b_h, x)
     outputs = _outputs_loss_and_grad(inp, x, W_z, b_z, target, mask)
@@ -323,7 +323,7 @@ def lstm_forward(params, x, return_states=False):
 def lstm_loss_and_grad(params, x, target, mask=None):
     """Cross-entropy over masked steps / B and its gradient by BPTT (:func:`_lstm_deltas`)."""
     I, H, O = _shapes(params, 4, "LSTM", x)
-    (W_h, b_h, W_z, b_z), (x, target, mask) = _weights_and_batch(params, x, target, mask, I, O,
+    (W_h, b_h, W_z, b_z), (x, target, mask) = _weights_and_batch(params, x, _given(target), mask, I, O,
                                                                  floats_per_step=12 * H + 2 * I + O)
     inp, c, gates, tc = _lstm_forward(W_h, b_h, x)
     outputs = _outputs_loss_and_grad(inp, x, W_z, b_z, target, mask)

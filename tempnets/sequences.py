@@ -134,12 +134,12 @@ def encode(task: SerialRecall, strings, delays, lengths=None):
         raise ValueError(f"strings must hold at least one string (shape (B, {task.length}) with B >= 1), "
                          f"got shape {s.shape}")
     try:
-        d = np.broadcast_to(np.asarray(delays), (B,))
+        d = np.broadcast_to(array("delays", delays, dtype="int"), (B,))
     except ValueError:
         raise ValueError(f"delays must be one delay or {B} delays (one per string), got shape "
                          f"{np.shape(delays)}") from None
     for v in np.unique(d):
-        count("a delay", v)  # numpy integers pass; floats, bools and negatives do not
+        count("delays", v)  # numpy integers pass; floats, bools and negatives do not
     d = d.astype(np.int64)
     if lengths is None:
         n = np.full(B, L)
@@ -155,7 +155,7 @@ def encode(task: SerialRecall, strings, delays, lengths=None):
         n = n.astype(np.int64)
     T = int((2 * n + d).max()) + 1
     A = task.alphabet
-    _check_fits(T, B, A)
+    _check_fits(T, B, A, "task, strings and delays")
     sym = np.full((T, B), A)  # blank everywhere ...
     target = np.full((T, B), A)
     mask = np.zeros((T, B))
@@ -177,10 +177,12 @@ def _task(task) -> None:
         raise TypeError(f"task must be a SerialRecall, got {type(task).__name__}")
 
 
-def _check_fits(T, B, A) -> None:
+def _check_fits(T, B, A, given: str) -> None:
     """Refuse a batch of ``B`` sequences of ``T`` steps over ``A`` letters that cannot fit in
-    memory (inputs ``A + 2`` values per step, target, mask and symbols 3 more)."""
-    memory(T * B * (A + 5), f"a batch of {B} sequences of {T} steps with {A + 2} input units")
+    memory (inputs ``A + 2`` values per step, target, mask and symbols 3 more); ``given``
+    names the arguments that set those sizes."""
+    memory(T * B * (A + 5), f"{given}: a batch of {B} sequences of {T} steps with {A + 2} input "
+                            "units (the task's alphabet + 2)")
 
 
 def make_batch(task: SerialRecall, batch_size: int, rng=None, delay=None, length=None):
@@ -194,7 +196,7 @@ def make_batch(task: SerialRecall, batch_size: int, rng=None, delay=None, length
     _task(task)
     count("batch_size", batch_size, 1)
     longest = task.delays[1] if delay is None else count("a delay", delay)
-    _check_fits(task.steps(longest), batch_size, task.alphabet)
+    _check_fits(task.steps(longest), batch_size, task.alphabet, "task and batch_size")
     gen = as_generator(rng)
     strings = gen.integers(0, task.alphabet, (batch_size, task.length))
     if delay is None:
@@ -245,7 +247,7 @@ def recall_scores(logits, target, mask) -> dict:
     hit = (logits.argmax(axis=-1) == target) & np.isfinite(logits).all(axis=-1)  # NaN: no answer
     L = int(mask[:, 0].sum())
     if L == 0 or np.any(mask.sum(axis=0) != L):
-        raise ValueError("every sequence must have the same number of recall steps (> 0)")
+        raise ValueError("mask: every sequence must have the same number of recall steps (> 0)")
     bb, tt = np.nonzero(mask.T)  # sequence by sequence, each in time order
     correct = hit[tt, bb].reshape(B, L)
     return {"symbol": float(correct.mean()), "string": float(correct.all(axis=1).mean()),

@@ -161,13 +161,14 @@ def parking(labels: str, query=None, distractors=None) -> Stream:
             xs[t, slot] = 1.0
         elif c == "b":
             if slot < 0:
-                raise ValueError(f"life {labels!r}: business at step {t + 1} without a parked car")
+                raise ValueError(f"labels {labels!r:.60}: business at step {t + 1} without a "
+                                 "parked car (b needs a 1, 2 or 3 before it)")
             d[t, slot] = 1.0
             mask[t] = q[t]
         elif c == "d":
             slot = -1
         else:
-            raise ValueError(f"life {labels!r} has {c!r} at position {t}; allowed: d (drive), "
+            raise ValueError(f"labels {labels!r:.60} has {c!r} at position {t}; allowed: d (drive), "
                              "1, 2, 3 (park in that slot), b (business)")
     d *= mask[:, None]
     return Stream(xs, q[:, None].copy(), d, mask, labels)

@@ -263,6 +263,13 @@ def _target_and_mask(target, mask, shape, n_out, dtype):
     return t.astype(np.int64, copy=False), mask
 
 
+def _given(target):
+    """``target``, refused when ``None`` (a loss needs its targets; only a forward pass has none)."""
+    if target is None:
+        raise TypeError("target must be integer class indices of shape (T, B), got None")
+    return target
+
+
 def _integers(value) -> np.ndarray:
     """``value`` as an array, or a ``TypeError`` naming ``target`` when it is not numbers."""
     try:
@@ -551,7 +558,7 @@ def tkrnn_loss_and_grad(params, x, target, mask=None):
     """
     I, H, O, n = _shapes(params)
     (W_h, b_h, W_z, b_z), (x, target, mask) = _weights_and_batch(
-        params, x, target, mask, I, O, floats_per_step=3 * n * (H + I) + 2 * H + O)
+        params, x, _given(target), mask, I, O, floats_per_step=3 * n * (H + I) + 2 * H + O)
     la = _lam(params).ravel().astype(x.dtype)
     K, y = _states(W_h, b_h, la, x, n)
     T, B, N = y.shape[0], y.shape[1], la.size
@@ -587,6 +594,6 @@ def kernel(weights, lambdas, lags) -> np.ndarray:
     except (TypeError, ValueError):
         k = np.asarray(None)  # (refused below)
     if not np.issubdtype(k.dtype, np.integer) or np.any(k < 1):
-        raise ValueError(f"lags must be integers >= 1 (lag 1 is the previous step), got {lags!r}")
+        raise ValueError(f"lags must be integers >= 1 (lag 1 is the previous step), got {k.tolist()!r:.60}")
     memory(w.size * k.size, f"{w.size} kernels at {k.size} lags")
     return (w[:, None] * la[:, None] ** (k.ravel()[None, :] - 1)).sum(axis=0).reshape(k.shape)

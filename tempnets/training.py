@@ -34,7 +34,7 @@ import numba
 import numpy as np
 
 from . import bptt
-from .checks import count
+from .checks import count, items, memory_in_process
 from .progress import progress_bar
 from .random import as_generator, spawn
 from .srn import (SRNParams, _draw_params, as_flat_strings, check_attention, check_memory,
@@ -242,19 +242,30 @@ def _start(config, n_in, n_out, n_networks, rng, params):
         ids = range(count("n_networks", n_networks, 1))
     else:
         try:
-            ids = [count("network index", i) for i in n_networks]
+            ids = [count("n_networks (a network index)", i) for i in n_networks]
         except TypeError:
             raise TypeError("n_networks must be an int R (networks 0..R-1) or a sequence of "
                             f"network indices, got {n_networks!r}") from None
         if not ids:
             raise ValueError("n_networks: the sequence of network indices is empty")
-    R, top = len(ids), (ids[-1] if isinstance(ids, range) else max(ids))  # max(range) would loop
+    # (len(range) and max(range) fail or loop on a huge range: its stop is R)
+    R, top = (ids.stop, ids.stop - 1) if isinstance(ids, range) else (len(ids), max(ids))
     nh = config.n_hidden
-    ring = (max(config.h, config.h_prime) + 1) * (4 * nh + n_out + 1)
-    # weights, momentum buffers and the kernels' ring buffers of every network, and a random
-    # generator (about 2 KB) for every index up to the largest
-    check_memory(R * (2 * (nh * (n_in + nh + 1 + n_out) + n_out) + ring) + 256 * (top + 1),
-                 f"training {R} networks of {n_in}-{nh}-{n_out} units (largest index {top})")
+    B = max(config.h, config.h_prime) + 1
+    ring = B * (4 * nh + n_out + 1)
+    # what the kernel makes of each network while it trains (bptt._train_one_online): its
+    # weights and momentum as padded rows (width S = n_hidden + n_in, padded), and a ring of
+    # B input rows; counted, since they are as large as the weights themselves
+    P = (nh + 4) // 4 * 4  # (the widths of srn._row_widths)
+    S = (P + n_in + 3) // 4 * 4
+    workspace = 2 * (nh * S + n_out * P) + B * S
+    # weights (3 copies: momentum, and the drawn ones while they are stacked), the kernels' ring
+    # buffers and workspace of every network, and a random generator (about 2 KB) for every
+    # index up to the largest
+    weights = nh * (n_in + nh + 1 + n_out) + n_out
+    memory_in_process(R * (3 * weights + ring + workspace) + 256 * (top + 1),
+                      f"training {R} networks of {n_in}-{nh}-{n_out} units (n_in-n_hidden-n_out; "
+                      f"largest index {top})")
     children = spawn(rng, top + 1)
     gens = [children[i] for i in ids]
     if params is None:
@@ -377,6 +388,9 @@ def train_epochs(strings, offsets=None, *, n_epochs: int, config: TrainConfig = 
     """
     _check_training_allowed("train_epochs")
     _check_config_type(config)
+    config.validate()
+    if params is not None:
+        check_params(params)
     flat, offsets = as_flat_strings(strings, offsets)
     n_str = offsets.size - 1
     if n_str < 1:
@@ -431,6 +445,7 @@ def bptt_gradient(params: SRNParams, strings, offsets=None, *,
     """
     check_params(params)
     _check_config_type(config)
+    config.validate()
     flat, offsets = as_flat_strings(strings, offsets)
     n_in, nh, n_out = params.sizes
     if config.n_hidden != nh:
@@ -644,15 +659,19 @@ def train_online(tables, n_strings: int, *, config: TrainConfig = TrainConfig(),
         raise ValueError("config: the sequence of TrainConfigs is empty")
     for c in configs:
         _check_config_type(c)
+        c.validate()
     shape = [(c.n_in, c.n_hidden, c.n_out, c.init_range) for c in configs]
     if len(set(shape)) > 1:
         raise ValueError("configs trained side by side must agree on n_in, n_hidden, n_out and "
                          f"init_range; got {shape}")
     inits = [params] * len(configs) if params is None or isinstance(params, SRNParams) \
-        else list(params)
+        else items("params", params, "SRNParams, one per config")
     if len(inits) != len(configs) or len({p is None for p in inits}) > 1:
         raise ValueError(f"params: give None, one SRNParams, or one per config ({len(configs)}); "
                          f"got {len(inits)} entries")
+    for p in inits:
+        if p is not None:
+            check_params(p)
     t = _check_tables(tables)
     n_strings = count("n_strings", n_strings)
     chunk_strings = count("chunk_strings", chunk_strings, 1)

