@@ -95,6 +95,9 @@ class Design:
         object.__setattr__(self, "bounds", _bounds(self.bounds))
         if self.unit not in UNITS:
             raise ValueError(f"unit must be one of {', '.join(UNITS)}, got {self.unit!r}")
+        if not isinstance(self.censored, (tuple, list)):
+            raise TypeError(f"censored must be a tuple of numbers of runs (one per group), got "
+                            f"{type(self.censored).__name__}")
         censored = tuple(self.censored)
         if censored and (len(censored) != len(sizes) or not all(
                 isinstance(k, numbers.Integral) and 0 <= k <= n for k, n in zip(censored, sizes))):
