@@ -130,11 +130,12 @@ READINGS = (
     ("5 letters of 128", {"alphabet": 128, "length": 5}),
     ("curriculum reaching 7 letters by 20% of the run", {"ramp": 0.2}),
     ("Adam 3e-2 falling to 3e-3 (the rate grid extended)", {"learning_rate": 3e-2, "final_rate": 3e-3}),
-    ("twice the updates", {"updates_factor": 2}),
 )
-"""The readings of issue 33, in the order the screen runs them, each one switch away from
-today's (the cap's initial range is lowered to (0.5, 0.9) so that λ can start below 0.95
-and move)."""
+"""The readings of issue 33 the screen runs, in its order, each one switch away from today's
+(the cap's initial range is lowered to (0.5, 0.9) so that λ can start below 0.95 and move).
+Longer training (``updates_factor``) is not screened: on a reduced budget more updates are a
+larger budget, not another reading; it is a switch of the paper-scale run, where the loss of
+today's TKRNNs was still falling at the last update."""
 
 SCREEN = {
     "model": "TKRNN",
