@@ -203,6 +203,10 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                "Sutskever & Hinton, the 35-bit task: readings of what the paper leaves out (recall posing, decays, read-out, letters, training), screened on TKRNNs against today's",
                "tempnets.chapters.tk_readings:run_readings",
                pieces=True),
+    Experiment("tk-reading-recall",
+               "Sutskever & Hinton §1: tk-serial-recall under the adopted reading (tk_readings.ADOPTED), 6 networks per model at paper scale",
+               "tempnets.chapters.tk_readings:run_reading_recall",
+               pieces=True),
 )
 
 

@@ -161,3 +161,33 @@ def test_the_screen_runs_and_rederives(monkeypatch):
     assert experiments.resumable("tk-readings")
     with pytest.raises(ValueError, match="readings"):
         tr.run_readings("paper", trained={"runs": [], "sizes": {}})
+
+
+def _timeless(models):
+    """The runs of a result's ``models`` without their wall times."""
+    return {n: [{k: v for k, v in r.items() if k != "seconds"} for r in m["runs"]]
+            for n, m in models.items()}
+
+
+def test_the_paper_scale_run_under_todays_reading_is_tk_serial_recall(monkeypatch):
+    small = dataclasses.replace(TINY, seeds=1, bucketed=False, dtype="float64")
+    monkeypatch.setitem(tk.SIZES, "book", small)
+    monkeypatch.setitem(tr.RECALL_SIZES, "book", small)
+    assert tr.ADOPTED == "today's reading" and tr.RECALL_SIZES["paper"].seeds == 6
+    ours = tr.run_reading_recall("book", seed=2, progress=False)
+    theirs = tk.run_serial_recall("book", seed=2, progress=False)
+    assert _timeless(ours.data["models"]) == _timeless(theirs.data["models"])
+    measured = [[(r["statement"], r["ours"], r["interval"], r["note"]) for r in res.claims.rows()]
+                for res in (ours, theirs)]  # (what the chapter states about them differs)
+    assert measured[0] == measured[1]
+    again = tr.run_reading_recall("book", trained=ours.data)
+    assert again.claims.rows() == ours.claims.rows()
+    monkeypatch.setattr(tr, "ADOPTED", "no input→output kernel")
+    cut = tr.run_reading_recall("book", seed=2, progress=False)
+    assert cut.data["reading"] == ["no input→output kernel", {"input_output": False}]
+    assert np.all(tkrnn.blocks(tk.params_from_data(cut.data, "TKRNN", 0))["W_xz"] == 0)
+    models = _timeless(cut.data["models"])
+    assert models["LSTM"] == _timeless(theirs.data["models"])["LSTM"]  # the switch is the TKRNN's
+    assert models["TKRNN"] != _timeless(theirs.data["models"])["TKRNN"]
+    with pytest.raises(ValueError, match="tk-reading-recall"):
+        tr.run_reading_recall("paper", trained={"models": {}, "sizes": {}, "params": {}})

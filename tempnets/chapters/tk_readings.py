@@ -45,7 +45,8 @@ from ..scale import get_scale
 from . import temporal_kernels as tk
 
 __all__ = ["Reading", "READINGS", "SCREEN", "reading_sizes", "teacher_forced", "train_reading",
-           "score_reading", "run_readings", "screen_verdict", "recorded_diagnostics"]
+           "score_reading", "run_readings", "screen_verdict", "screen_table", "recorded_diagnostics",
+           "ADOPTED", "RECALL_SIZES", "run_reading_recall"]
 
 TODAY_LAM_RANGE = (0.5, 0.95)
 """The initial decays of today's reading (:func:`tempnets.tkrnn.init_params`'s default)."""
@@ -141,13 +142,14 @@ SCREEN = {
     "model": "TKRNN",
     "networks": 4,
     "first_network": 200,
-    "base": {"book": {"updates": 40, "eval_every": 20, "batch": 16, "n_test": 64},
+    "base": {"book": {"updates": 10, "eval_every": 5, "batch": 8, "n_test": 32, "delays": (1, 5),
+                      "test_delays": (5,)},
              "paper": {"updates": 3000, "eval_every": 1000, "n_test": 1000}},
 }
 """``tk-readings``: ``networks`` TKRNNs per reading (numbered from ``first_network``: networks no
 comparison uses), each trained with the TKRNN's paper-scale recipe (``tk-serial-recall``'s
 sizes, :data:`tempnets.chapters.temporal_kernels.PAPER_CHOICES`) changed by the reading, on a
-reduced budget (``base``; ``book``: seconds, to show the method).  Four networks because the
+reduced budget (``base``; ``book``: delays 1-5 and a few updates, seconds, to show the method).  Four networks because the
 screen's rule (:func:`screen_verdict`) needs them: with 4 against 4, "every network of the
 reading above every network of today's" has a one-sided rank-test p of 1/70 = 0.014; with 3
 against 3 the best possible p is 1/20 = 0.05, which cannot clear 0.05."""
@@ -455,3 +457,91 @@ def recorded_diagnostics(data: dict, name: str = "TKRNN", k: int = 0, delay: int
                    histogram=rd.decay_histogram(params),
                    theta=rd.decays(params)["theta"])
     return out
+
+
+# ----------------------------------------------------------------------------- the paper-scale run
+
+ADOPTED = "today's reading"
+"""The reading (a label of :data:`READINGS`) under which ``tk-reading-recall`` trains every
+model: today's until a screen's record shows a reading that is better (:func:`screen_table`);
+the choice is written here, and the run made, from that record."""
+
+RECALL_SIZES = {"book": tk.SIZES["book"], "paper": dataclasses.replace(tk.SIZES["paper"], seeds=6)}
+"""``tk-reading-recall``: ``tk-serial-recall``'s sizes, with 6 networks per model at paper scale,
+the fewest with which a share of networks can clear one half (6 of 6: Wilson interval
+0.61-1)."""
+
+
+def _model_reading(name: str, reading: Reading) -> Reading:
+    """``reading`` for model ``name``: the switches of the TKRNN's decays and read-out apply to
+    the TKRNN family only; the RNN and the LSTM keep the rest (task, posing, training)."""
+    if name.startswith("TKRNN"):
+        return reading
+    return dataclasses.replace(reading, decays="learned", lam_range=TODAY_LAM_RANGE, input_output=True)
+
+
+def _evaluate_reading(name, params, sz, reading, seed):
+    """:func:`tempnets.chapters.temporal_kernels.evaluate`, with every test batch posed as the
+    reading poses it (the same strings, delays and keys of the result)."""
+    task, pose = sz.task, _poser(reading)
+    out = {"symbol": [], "string": [], "position": []}
+    for j, d in enumerate(sz.test_delays):
+        x, t, m, _, _ = sq.make_batch(task, sz.n_test, np.random.default_rng([seed, 20_000 + j]),
+                                      delay=d, length=task.length)
+        logits, states = tk.hidden_states(name, params, pose(x, t, m)[0])
+        sc = sq.recall_scores(logits, t, m)
+        out["symbol"].append(sc["symbol"])
+        out["string"].append(sc["string"])
+        out["position"].append(sc["correct"].mean(axis=0).tolist())
+    out["drift"] = tk.hidden_drift(states, task, sz.test_delays[-1]).tolist()
+    out["by_length"] = []
+    for n in range(1, task.length + 1):
+        x, t, m, _, _ = sq.make_batch(task, sz.n_test, np.random.default_rng([seed, 30_000 + n]),
+                                      delay=task.delays[1], length=n)
+        logits = tk.hidden_states(name, params, pose(x, t, m)[0])[0]
+        out["by_length"].append(sq.recall_scores(logits, t, m)["string"])
+    return out
+
+
+def _recall_task(name, sz, label, seed, k, checkpoint=None, progress=False):
+    """Train and test network ``k`` of ``name`` under reading ``label``: the run record of
+    :func:`tempnets.chapters.temporal_kernels.run_serial_recall` and the final parameters."""
+    reading = _model_reading(name, Reading(**dict(READINGS)[label]))
+    params, h = train_reading(name, sz, reading, seed, k, progress, checkpoint)
+    msz = reading_sizes(sz.for_model(name), reading)
+    ev = _evaluate_reading(name, params, msz, reading, seed)
+    crit = next((s for s, a in zip(h.eval_steps, h.evals) if a >= tk.CRITERION), None)
+    run = {"loss": tk._windowed(h.loss, max(msz.updates // 100, 1)), "eval_steps": h.eval_steps,
+           "val_string": h.evals, "updates_to_criterion": crit, "seconds": round(h.seconds, 2), **ev}
+    return run, tk._jsonable_params(params)
+
+
+def run_reading_recall(scale="book", seed=0, jobs=1, progress=None, trained=None,
+                       checkpoint=None) -> Result:
+    """``tk-serial-recall`` under the adopted reading (:data:`ADOPTED`, ``tk-reading-recall``):
+    every model of :data:`tempnets.chapters.temporal_kernels.MODELS`, :data:`RECALL_SIZES`
+    networks each, the same claims.  Under today's reading the runs are ``tk-serial-recall``'s
+    (same bits).  ``checkpoint``: as for ``tk-serial-recall`` (keys ``NAME-K``)."""
+    scale = get_scale(scale)
+    if trained is None:
+        sz = RECALL_SIZES[scale]
+        changes = dict(READINGS)[ADOPTED]
+        task_sz = dataclasses.replace(sz, **{k: v for k, v in changes.items() if k in ("alphabet", "length")})
+        tasks = [(name, k) for name in tk.MODELS for k in range(sz.seeds)]
+        pieces = [Piece(f"{name}-{k}", {"model": name, "sizes": dataclasses.asdict(sz), "reading": ADOPTED,
+                                        "seed": seed, "network": k},
+                        _recall_task, (name, sz, ADOPTED, seed, k)) for name, k in tasks]
+        results = run_pieces(pieces, jobs, progress, checkpoint)
+        data = {"models": {}, "params": {}}
+        for name in tk.MODELS:
+            mine = [r for (n, _), r in zip(tasks, results) if n == name]
+            data["models"][name] = {"n_params": int(sum(np.size(v) for v in mine[0][1].values())),
+                                    "runs": [r[0] for r in mine]}
+            data["params"][name] = [r[1] for r in mine[:2]]
+        data.update(experiment="tk-reading-recall", scale=scale, seed=seed,
+                    sizes=dataclasses.asdict(task_sz), reading=[ADOPTED, changes])
+    else:
+        data = trained.data if isinstance(trained, Result) else trained
+        tk._need(data, ["models", "sizes", "params", "reading"], "tk-reading-recall")
+    expect = dict.fromkeys(("learns", "store50", "stable", "lstm", "rnn", "plus_n"))
+    return Result(tk._recall_claims(data, tk.sizes_of(data), expect, scale), data)
