@@ -42,6 +42,10 @@ def _recall_steps(logits, target, mask):
     """``(outputs, letters)``, each ``(B, L)``: the argmax output and the target letter at each
     sequence's recall steps, in time order (after :func:`tempnets.sequences.recall_scores`
     has checked the three arrays agree; a step with a non-finite logit outputs ``-1``)."""
+    steps = array("mask", mask, (None, None)).sum(axis=0)
+    if steps.size == 0 or steps[0] < 1 or np.any(steps != steps[0]):
+        raise ValueError("mask must score the same number (> 0) of recall steps in every sequence "
+                         f"(columns), got {sorted(set(steps.tolist()))[:5]} steps")
     recall_scores(logits, target, mask)  # checks shapes, a 0/1 mask, L recall steps each
     logits = np.asarray(logits)
     mask = np.asarray(mask)
@@ -86,7 +90,8 @@ def item_order(logits, target, mask) -> dict:
 
 def serial_position(logits, target, mask) -> np.ndarray:
     """Share of the batch's strings whose letter at position ``i`` is recalled right, ``(L,)``."""
-    return recall_scores(logits, target, mask)["correct"].mean(axis=0)
+    out, letters = _recall_steps(logits, target, mask)
+    return (out == letters).mean(axis=0)
 
 
 def decays(params) -> dict:

@@ -36,7 +36,7 @@ def test_teacher_forcing_changes_the_recall_inputs_after_the_first_only():
     task = sq.SerialRecall(5, 3, (1, 4), min_length=1)
     x, t, m, strings, delays = sq.make_batch(task, 16, rng=0)
     y, t2, m2 = tr.teacher_forced(x, t, m)
-    assert t2 is t and m2 is m
+    assert np.array_equal(t2, t) and np.array_equal(m2, m)
     changed = np.any(y != x, axis=2)
     scored = m == 1
     after_first = scored & np.r_[np.zeros((1, 16), bool), scored[:-1]]
@@ -132,7 +132,9 @@ def test_readings_are_checked():
                     ({"decays": "fixed"}, "decays must be one of"),
                     ({"decay_rate": 0}, "decay_rate must be a fraction in"),
                     ({"lam_range": (0.9, 0.5)}, "low <= high"),
-                    ({"updates_factor": 0}, "updates_factor must be an integer >= 1")]:
+                    ({"updates_factor": 0}, r"updates_factor \(a multiple of the updates, at most 100\) must"),
+                    ({"ramp": 1.5}, r"ramp \(or None\)"),
+                    ({"alphabet": 1}, r"alphabet \(or None\)")]:
         with pytest.raises(ValueError, match=msg):
             tr.Reading(**kw)
     with pytest.raises(ValueError, match="model 'LSTM' has neither"):

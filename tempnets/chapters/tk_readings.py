@@ -40,6 +40,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import claims, optim, portable_math as pm, recall_diagnostics as rd, sequences as sq, tkrnn
+from ..checks import array, count, real
+from ..checkpoint import Checkpoint
 from ..experiments import Piece, Result, run_pieces
 from ..scale import get_scale
 from . import temporal_kernels as tk
@@ -50,6 +52,29 @@ __all__ = ["Reading", "READINGS", "SCREEN", "reading_sizes", "teacher_forced", "
 
 TODAY_LAM_RANGE = (0.5, 0.95)
 """The initial decays of today's reading (:func:`tempnets.tkrnn.init_params`'s default)."""
+
+
+def _check_model(name) -> str:
+    if not isinstance(name, str) or name not in tk.MODELS:
+        raise ValueError(f"name must be one of {', '.join(map(repr, tk.MODELS))}, got {name!r}")
+    return name
+
+
+def _check_sizes(sz) -> None:
+    if not isinstance(sz, tk.Sizes):
+        raise TypeError(f"sz must be a tempnets.chapters.temporal_kernels.Sizes, got {type(sz).__name__}")
+    sq.SerialRecall(sz.alphabet, sz.length, sz.delays, sz.min_length)  # its task's checks, by name
+
+
+def _optional(name, value, check):
+    """``value`` if it is ``None``, else ``check(name, value)`` (a check of :mod:`tempnets.checks`)."""
+    return None if value is None else check(name, value)
+
+
+def _check_reading(reading) -> None:
+    if not isinstance(reading, Reading):
+        raise TypeError(f"reading must be a tk_readings.Reading (e.g. Reading(recall='teacher')), got "
+                        f"{type(reading).__name__}")
 
 
 @dataclass(frozen=True)
@@ -78,7 +103,7 @@ class Reading:
     learning_rate, final_rate : float or None
         Adam's rate at the first and the last update; ``None``: the recipe's.
     updates_factor : int
-        Multiplies the number of updates (and the updates between validation tests).
+        Multiplies the number of updates (and the updates between validation tests), 1 to 100.
     """
 
     recall: str = "blank"
@@ -110,8 +135,13 @@ class Reading:
                              "initial decays must lie below the cap")
         if not isinstance(self.input_output, bool):
             raise TypeError(f"input_output must be True or False, got {self.input_output!r}")
-        if not (isinstance(self.updates_factor, int) and self.updates_factor >= 1):
-            raise ValueError(f"updates_factor must be an integer >= 1, got {self.updates_factor!r}")
+        for name, low in (("alphabet", 2), ("length", 1)):
+            _optional(f"{name} (or None)", getattr(self, name), lambda n, v: count(n, v, low))
+        _optional("ramp (or None)", self.ramp, lambda n, v: real(n, v, low=0.0, high=1.0))
+        for name in ("learning_rate", "final_rate"):
+            _optional(f"{name} (or None)", getattr(self, name),
+                      lambda n, v: real(n, v, low=0.0, low_open=True))
+        count("updates_factor (a multiple of the updates, at most 100)", self.updates_factor, 1, 100)
 
     @property
     def model_switches(self) -> bool:
@@ -158,6 +188,8 @@ against 3 the best possible p is 1/20 = 0.05, which cannot clear 0.05."""
 def reading_sizes(sz: tk.Sizes, reading: Reading) -> tk.Sizes:
     """The sizes a model trains with under ``reading``: ``sz`` (one model's, without ``recipes``)
     with the reading's task and training switches applied; ``sz`` itself for today's."""
+    _check_sizes(sz)
+    _check_reading(reading)
     if sz.recipes is not None:
         raise ValueError("sizes must be one model's (Sizes.for_model(name)), not a table of recipes")
     changes = {k: getattr(reading, k) for k in ("alphabet", "length", "ramp", "learning_rate",
@@ -176,9 +208,18 @@ def reading_sizes(sz: tk.Sizes, reading: Reading) -> tk.Sizes:
 
 def teacher_forced(x, target, mask) -> tuple:
     """``(x', target, mask)``: the batch with, at every recall step after a sequence's first, the
-    input set to the previous step's target letter (one-hot) instead of blank."""
-    x = np.array(x, copy=True)
-    target, mask = np.asarray(target), np.asarray(mask)
+    input set to the previous step's target letter (one-hot) instead of blank.  ``x`` (T, B, I),
+    ``target`` (T, B) classes below ``I``, ``mask`` (T, B) of 0/1, as
+    :func:`tempnets.sequences.make_batch` returns them."""
+    dims = {}
+    x = np.array(array("x", x, ("T", "B", "I"), dims), copy=True)
+    target = array("target", target, ("T", "B"), dims, dtype="int")
+    mask = array("mask", mask, ("T", "B"), dims)
+    if target.size and (target.min() < 0 or target.max() >= x.shape[2]):
+        raise ValueError(f"target must hold classes in [0, {x.shape[2]}) (one-hot inputs of x), got "
+                         f"values in [{target.min()}, {target.max()}]")
+    if not np.all((mask == 0) | (mask == 1)):
+        raise ValueError("mask must hold 0/1 values (1 on the scored steps)")
     tt, bb = np.nonzero((mask[:-1] == 1) & (mask[1:] == 1))  # scored steps followed by one
     x[tt + 1, bb, :] = 0.0
     x[tt + 1, bb, target[tt, bb]] = 1.0
@@ -264,6 +305,14 @@ def train_reading(name: str, sz: tk.Sizes, reading: Reading = Reading(), seed: i
     :func:`tempnets.chapters.temporal_kernels.train_one` with the reading's switches: the same
     initial-weight and batch streams, the same validation strings (posed as the reading
     poses them), the same Adam; with today's reading, the same bits."""
+    _check_model(name)
+    _check_sizes(sz)
+    seed, k = count("seed", seed), count("k", k)
+    if key is not None and not isinstance(key, str):
+        raise TypeError(f"key must be a checkpoint key (a str) or None, got {type(key).__name__}")
+    if checkpoint is not None and not isinstance(checkpoint, Checkpoint):
+        raise TypeError(f"checkpoint must be a tempnets.checkpoint.Checkpoint or None, got "
+                        f"{type(checkpoint).__name__}")
     sz = reading_sizes(sz.for_model(name), reading)
     if reading.model_switches and not name.startswith("TKRNN"):
         raise ValueError(f"reading {reading} changes the TKRNN's decays or read-out; model {name!r} "
@@ -302,6 +351,11 @@ def score_reading(name: str, params, sz: tk.Sizes, reading: Reading = Reading(),
 
     Returns the letter and string accuracy, item and order memory
     (:func:`tempnets.recall_diagnostics.item_order`) and the serial-position curve."""
+    _check_model(name)
+    _check_sizes(sz)
+    seed = count("seed", seed)
+    if delay is not None:
+        count("delay (or None)", delay)
     sz = reading_sizes(sz.for_model(name), reading)
     task = sz.task
     delay = task.delays[1] if delay is None else delay
@@ -367,7 +421,8 @@ def screen_verdict(reading_scores, today_scores) -> dict:
     when every network of the reading is above every network of today's and that p is below
     0.05, ``"worse"`` when every one is below, else ``"undecided"``; ``interval``: what the
     rule lets one say of ``above``, ``(1, 1)``, ``(0, 0)`` or, undecided, ``(0, 1)``."""
-    a, b = (np.asarray(v, dtype=float) for v in (reading_scores, today_scores))
+    a, b = (array(n, v, (None,)) for n, v in (("reading_scores", reading_scores),
+                                              ("today_scores", today_scores)))
     if a.size == 0 or b.size == 0:
         raise ValueError("screen_verdict needs at least one network on each side")
     above = float(np.mean((a[:, None] > b[None, :]) + 0.5 * (a[:, None] == b[None, :])))
@@ -402,7 +457,15 @@ def screen_table(data) -> list:
     """One row per reading of a screen's ``data``: its label, networks, the medians of letter
     accuracy, string accuracy, item memory and the share of wrong letters from the string, the
     medians of the input decays, and :func:`screen_verdict` against today's reading."""
+    if not isinstance(data, dict):
+        raise TypeError(f"data must be a tk-readings result's data (a dict), got {type(data).__name__}")
+    tk._need(data, ["runs", "readings"], "tk-readings")
     runs = data["runs"]
+    if not (isinstance(runs, list) and all(isinstance(r, dict) and "reading" in r for r in runs)
+            and isinstance(data["readings"], list)
+            and all(isinstance(x, (list, tuple)) and len(x) == 2 for x in data["readings"])):
+        raise ValueError("data['runs'] must be a list of runs (dicts with a 'reading') and "
+                         "data['readings'] a list of [label, changes] (a tk-readings result's data)")
     today = [r for r in runs if r["reading"] == data["readings"][0][0]]
     rows = []
     for label, _ in data["readings"]:
@@ -442,6 +505,10 @@ def _screen_claims(data, scale) -> claims.ClaimsTable:
 
 # ----------------------------------------------------------------------------- recorded networks
 
+MAX_DELAY = 100_000
+"""The longest delay :func:`recorded_diagnostics` tests at (a longer one is refused, not run)."""
+
+
 def recorded_diagnostics(data: dict, name: str = "TKRNN", k: int = 0, delay: int = 50,
                          n: int = 1000, seed: int = 0) -> dict:
     """The diagnostics of network ``k`` of ``name`` recorded in a ``tk-serial-recall`` result's
@@ -450,6 +517,18 @@ def recorded_diagnostics(data: dict, name: str = "TKRNN", k: int = 0, delay: int
     Returns item and order memory, the serial-position curve, the letter accuracy with the
     output kernels from the inputs cut (:func:`tempnets.recall_diagnostics.without_input_output`,
     TKRNNs only) and the decays' histogram."""
+    if not isinstance(data, dict):
+        raise TypeError(f"data must be a tk-serial-recall result's data (a dict), got {type(data).__name__}")
+    _check_model(name)
+    k, n, seed = (count(a, v, low) for a, v, low in (("k", k, 0), ("n", n, 1), ("seed", seed, 0)))
+    delay = count("delay", delay, 0, MAX_DELAY)
+    if not isinstance(data.get("sizes"), dict):
+        raise TypeError(f"data['sizes'] must be the sizes of a tk-serial-recall result (a dict), got "
+                        f"{type(data.get('sizes')).__name__}")
+    kept = data.get("params", {}).get(name, []) if isinstance(data.get("params"), dict) else []
+    if k >= len(kept):
+        raise ValueError(f"k must be one of the {len(kept)} networks of {name!r} whose parameters the "
+                         f"data keeps (0 .. {len(kept) - 1}), got {k}")
     params = tk.params_from_data(data, name, k)
     sz = tk.sizes_of(data).for_model(name)
     sz = dataclasses.replace(sz, n_test=n)
