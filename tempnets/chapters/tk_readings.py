@@ -64,6 +64,14 @@ def _check_sizes(sz) -> None:
     if not isinstance(sz, tk.Sizes):
         raise TypeError(f"sz must be a tempnets.chapters.temporal_kernels.Sizes, got {type(sz).__name__}")
     sq.SerialRecall(sz.alphabet, sz.length, sz.delays, sz.min_length)  # its task's checks, by name
+    for field in ("hidden", "batch", "n_test"):
+        count(f"sz.{field}", getattr(sz, field), 1)
+    count("sz.updates (at most 10,000,000: weeks of CPU at the paper's sizes)", sz.updates, 1, 10_000_000)
+    count("sz.eval_every", sz.eval_every)
+    for field in ("settings", "recipes"):
+        if getattr(sz, field) is not None and not isinstance(getattr(sz, field), dict):
+            raise TypeError(f"sz.{field} must be None or a dict by model name, got "
+                            f"{type(getattr(sz, field)).__name__}")
 
 
 def _optional(name, value, check):
