@@ -2,6 +2,7 @@
 today's reading trains exactly as tk-serial-recall does."""
 
 import dataclasses
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -175,7 +176,8 @@ def test_the_paper_scale_run_under_todays_reading_is_tk_serial_recall(monkeypatc
     small = dataclasses.replace(TINY, seeds=1, bucketed=False, dtype="float64")
     monkeypatch.setitem(tk.SIZES, "book", small)
     monkeypatch.setitem(tr.RECALL_SIZES, "book", small)
-    assert tr.ADOPTED == "today's reading" and tr.RECALL_SIZES["paper"].seeds == 6
+    monkeypatch.setattr(tr, "ADOPTED", "today's reading")
+    assert tr.RECALL_SIZES["paper"].seeds == 6
     ours = tr.run_reading_recall("book", seed=2, progress=False)
     theirs = tk.run_serial_recall("book", seed=2, progress=False)
     assert _timeless(ours.data["models"]) == _timeless(theirs.data["models"])
@@ -193,3 +195,11 @@ def test_the_paper_scale_run_under_todays_reading_is_tk_serial_recall(monkeypatc
     assert models["TKRNN"] != _timeless(theirs.data["models"])["TKRNN"]
     with pytest.raises(ValueError, match="tk-reading-recall"):
         tr.run_reading_recall("paper", trained={"models": {}, "sizes": {}, "params": {}})
+
+
+def test_the_adopted_reading_is_the_screens_choice():
+    """ADOPTED is the reading the recorded screen calls better, with the most strings recalled."""
+    path = Path(__file__).resolve().parents[1] / "book" / "paper_scale" / "tk-readings.json"
+    rows = tr.screen_table(experiments.read_record(path)["data"])
+    better = [r for r in rows if r["verdict"] == "better"]
+    assert better and max(better, key=lambda r: (r["string"], r["symbol"]))["reading"] == tr.ADOPTED

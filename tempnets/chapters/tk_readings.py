@@ -551,10 +551,10 @@ def recorded_diagnostics(data: dict, name: str = "TKRNN", k: int = 0, delay: int
 
 # ----------------------------------------------------------------------------- the paper-scale run
 
-ADOPTED = "today's reading"
+ADOPTED = "teacher-forced recall"
 """The reading (a label of :data:`READINGS`) under which ``tk-reading-recall`` trains every
-model: today's until a screen's record shows a reading that is better (:func:`screen_table`);
-the choice is written here, and the run made, from that record."""
+model: the one the screen's record (``book/paper_scale/tk-readings.json``) calls better than
+today's (:func:`screen_table`; the only one), written here (a test checks it is the record's)."""
 
 RECALL_SIZES = {"book": tk.SIZES["book"], "paper": dataclasses.replace(tk.SIZES["paper"], seeds=6)}
 """``tk-reading-recall``: ``tk-serial-recall``'s sizes, with 6 networks per model at paper scale,
