@@ -68,6 +68,19 @@ def _check_sizes(sz) -> None:
         count(f"sz.{field}", getattr(sz, field), 1)
     count("sz.updates (at most 10,000,000: weeks of CPU at the paper's sizes)", sz.updates, 1, 10_000_000)
     count("sz.eval_every", sz.eval_every)
+    count("sz.seeds", sz.seeds, 1)
+    real("sz.learning_rate", sz.learning_rate, low=0.0, low_open=True)
+    _optional("sz.final_rate (or None)", sz.final_rate, lambda n, v: real(n, v, low=0.0, low_open=True))
+    real("sz.ramp", sz.ramp, low=0.0, high=1.0)
+    real("sz.forget_bias", sz.forget_bias)
+    if not isinstance(sz.bucketed, bool):
+        raise TypeError(f"sz.bucketed must be True or False, got {sz.bucketed!r}")
+    if sz.dtype not in ("float64", "float32"):
+        raise ValueError(f"sz.dtype must be 'float64' or 'float32', got {sz.dtype!r}")
+    if not (isinstance(sz.test_delays, (tuple, list)) and sz.test_delays):
+        raise ValueError(f"sz.test_delays must be a non-empty tuple of delays, got {sz.test_delays!r}")
+    for d in sz.test_delays:
+        count("sz.test_delays (each, at most 100,000)", d, 0, 100_000)
     for field in ("settings", "recipes"):
         if getattr(sz, field) is not None and not isinstance(getattr(sz, field), dict):
             raise TypeError(f"sz.{field} must be None or a dict by model name, got "
