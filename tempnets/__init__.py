@@ -27,6 +27,7 @@ One module per idea (see the README's layout paragraph):
 ``rnn_baselines``   the standard RNN and the LSTM on the TKRNN's batch layout
 ``optim``           Adam with gradient-norm clipping; minibatch training
 ``sequences``       the serial-recall task (string, delay, cue, recall)
+``recall_diagnostics`` what a serial-recall network remembers: item vs order, positions, decays
 ``chapters``        one module per chapter (``chapters.graded_state_machines``, ...):
                     its runners, the paper's numbers, its claims
 ==================  ==========================================================

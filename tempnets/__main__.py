@@ -86,7 +86,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--resume", action="store_true",
                    help="continue an interrupted run from its checkpoint (give the same options and "
                         "--out), to the same record; experiments that keep no checkpoint (today all "
-                        "but tk-serial-recall, tk-long-delays, tk-search and tk-training-search) refuse it")
+                        "but tk-serial-recall, tk-long-delays, tk-search, tk-training-search, "
+                        "tk-readings and tk-reading-recall) refuse it")
     r.add_argument("--checkpoint", default=None, metavar="DIR",
                    help="where the run keeps its checkpoint (default: beside --out, "
                         "ID_SCALE_seedN.checkpoint): a new or empty directory, or the checkpoint "

@@ -204,6 +204,14 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                "Sutskever & Hinton, the 35-bit task: which training (list lengths, curriculum, learning-rate schedule, initial scale, forget bias) makes it learnable, LSTM and TKRNN",
                "tempnets.chapters.temporal_kernels:run_training_search",
                pieces=True),
+    Experiment("tk-readings",
+               "Sutskever & Hinton, the 35-bit task: readings of what the paper leaves out (recall posing, decays, read-out, letters, training), screened on TKRNNs against today's",
+               "tempnets.chapters.tk_readings:run_readings",
+               pieces=True),
+    Experiment("tk-reading-recall",
+               "Sutskever & Hinton §1: tk-serial-recall under the adopted reading (tk_readings.ADOPTED), 6 networks per model at paper scale",
+               "tempnets.chapters.tk_readings:run_reading_recall",
+               pieces=True),
 )
 
 

@@ -766,5 +766,64 @@ NOT_PROBED: dict[str, str] = {
 }
 
 
+# ----------------------------------------------------------------------------- tk-readings (issue 33)
+
+def _tr():
+    from tempnets.chapters import tk_readings
+
+    return tk_readings
+
+
+def _recall_batch():
+    """A serial-recall batch of ``recall_task()``: ``(x, target, mask)``."""
+    from tempnets import sequences
+
+    return sequences.make_batch(recall_task(), 3, 0)[:3]
+
+
+def _recall_logits():
+    """``(logits, target, mask)``: outputs of a network of ``recall_task()``'s sizes."""
+    x, target, mask = _recall_batch()
+    return np.random.default_rng(0).normal(size=x.shape[:2] + (recall_task().n_out,)), target, mask
+
+
+def _tk_data():
+    """A tk-serial-recall result's data with one TKRNN of ``tk_sizes()``'s task."""
+    from tempnets import tkrnn
+
+    sz = tk_sizes()
+    p = tkrnn.init_params(sz.task.n_in, sz.hidden, sz.task.n_out, rng=0)
+    return {"sizes": dataclasses.asdict(sz), "params": {"TKRNN": [{k: v.tolist() for k, v in p.items()}]}}
+
+
+def _screen_data():
+    run = {"reading": "today's reading", "symbol": 0.5, "string": 0.0, "item": 1.0,
+           "wrong_in_string": 1.0, "median_lambda_input": 0.9, "final_loss": 1.0}
+    return {"runs": [run, {**run, "symbol": 0.4}], "readings": [["today's reading", {}]]}
+
+
+EXAMPLES.update({
+    "tempnets.recall_diagnostics.recalled": _lazy(lambda: Example(*_recall_logits())),
+    "tempnets.recall_diagnostics.item_order": _lazy(lambda: Example(*_recall_logits())),
+    "tempnets.recall_diagnostics.serial_position": _lazy(lambda: Example(*_recall_logits())),
+    "tempnets.recall_diagnostics.decays": _lazy(lambda: Example(tk_params())),
+    "tempnets.recall_diagnostics.decay_histogram": _lazy(lambda: Example(tk_params())),
+    "tempnets.recall_diagnostics.without_input_output": _lazy(lambda: Example(tk_params())),
+    "tempnets.chapters.tk_readings.Reading": _a(recall="teacher", decays="slow"),
+    "tempnets.chapters.tk_readings.reading_sizes": _lazy(lambda: Example(tk_sizes(), _tr().Reading(ramp=0.2))),
+    "tempnets.chapters.tk_readings.teacher_forced": _lazy(lambda: Example(*_recall_batch())),
+    "tempnets.chapters.tk_readings.train_reading": _lazy(lambda: Example(
+        "TKRNN", tk_sizes(), _tr().Reading(decays="slow"), 0, 0, progress=False, budget=2)),
+    "tempnets.chapters.tk_readings.score_reading": _lazy(lambda: Example(
+        "TKRNN", _tr().tk.params_from_data(_tk_data(), "TKRNN"), tk_sizes(), _tr().Reading(), 0, 3, budget=2)),
+    "tempnets.chapters.tk_readings.screen_verdict": _a([0.5, 0.6], [0.1, 0.2]),
+    "tempnets.chapters.tk_readings.screen_table": _lazy(lambda: Example(_screen_data())),
+    "tempnets.chapters.tk_readings.recorded_diagnostics": _lazy(lambda: Example(
+        _tk_data(), "TKRNN", 0, 3, 4, 0, budget=2, work=["n"])),
+})
+NOT_PROBED.update({f"tempnets.chapters.tk_readings.{name}": _RUNNER
+                   for name in ("run_readings", "run_reading_recall")})
+
+
 # The chapters' examples (tests/surface_examples_chapters.py; None: a name made private).
 EXAMPLES = {k: v for k, v in {**EXAMPLES, **__import__("surface_examples_chapters").EXAMPLES}.items() if v}

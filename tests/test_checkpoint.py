@@ -248,6 +248,8 @@ def test_the_help_names_the_experiments_that_keep_a_checkpoint():
     from tempnets.__main__ import _parser
 
     resumable = [e.id for e in experiments.EXPERIMENTS if experiments.resumable(e.id)]
-    assert resumable == ["tk-serial-recall", "tk-long-delays", "tk-search", "tk-training-search"]
+    assert resumable == ["tk-serial-recall", "tk-long-delays", "tk-search", "tk-training-search",
+                         "tk-readings", "tk-reading-recall"]
     reproduce = _parser()._subparsers._group_actions[0].choices["reproduce"]
-    assert "all but tk-serial-recall, tk-long-delays, tk-search and tk-training-search" in reproduce._option_string_actions["--resume"].help
+    assert ("all but tk-serial-recall, tk-long-delays, tk-search, tk-training-search, "
+            "tk-readings and tk-reading-recall") in reproduce._option_string_actions["--resume"].help

@@ -228,7 +228,8 @@ def test_an_unreachable_address_is_one_line(tmp_path, monkeypatch, capsys):
 @pytest.mark.parametrize("argv, message", [
     (["reproduce", "gsm-reber-count", "--cluster", "local"],
      "--cluster: gsm-reber-count does not split into pieces a cluster can run; experiments that "
-     "do: tk-serial-recall, tk-long-delays, tk-search, tk-training-search"),
+     "do: tk-serial-recall, tk-long-delays, tk-search, tk-training-search, tk-readings, "
+     "tk-reading-recall"),
     (["robustness", CHEAP, "--cluster", "my-laptop"],
      "--cluster must be a Dask scheduler's address such as tcp://host:8786, or 'local'"),
     (["robustness", CHEAP, "--cluster", "local", "--jobs", "2"], "--jobs 2 and --cluster: give one"),
