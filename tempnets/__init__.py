@@ -7,6 +7,8 @@ One module per idea (see the README's layout paragraph):
 ``checks``          argument checks shared by the library (clear errors)
 ``gradcheck``       central-difference gradient checks used by tests and chapters
 ``claims``          paper-vs-ours claims tables that fail loudly
+``claims_view``     a claims table as a reader sees it: forest plot, badges, footnotes
+``sequential``      networks added in groups until every claim is decided (or a cap)
 ``scale``           ``book`` / ``paper`` experiment sizes (``TEMPNETS_SCALE``)
 ``progress``        progress bars for long runs (never called by model code)
 ``experiments``     the registry behind ``python -m tempnets``

@@ -135,7 +135,10 @@ def number_html(x) -> str:
         return "yes" if x else "no"
     if not isinstance(x, (int, float, np.integer, np.floating)):
         return math_html(x)
-    x = float(x)
+    try:
+        x = float(x)
+    except OverflowError:  # an integer beyond float: said in words, not a traceback
+        return f"{'−' if x < 0 else ''}more than 10³⁰⁸"
     if math.isnan(x):
         return "not a number"
     if math.isinf(x):

@@ -34,6 +34,9 @@ from .intervals import LEVEL
 
 __all__ = ["ERROR", "Plan", "undecided", "run", "level_of"]
 
+MAX_LOOKS = 1000
+"""The most looks a plan may have (each look re-derives every claim)."""
+
 ERROR = 1 - LEVEL
 """The error rate held over all the looks of a plan (5%)."""
 
@@ -67,6 +70,10 @@ class Plan:
                              f"cap={self.cap} < first={self.first}")
         object.__setattr__(self, "error", checks.real("error", self.error, low=0.0, high=1.0,
                                                       low_open=True, high_open=True))
+        looks = -(-(self.cap - self.first) // self.group) + 1
+        if looks > MAX_LOOKS:
+            raise ValueError(f"a plan of first={self.first}, group={self.group}, cap={self.cap} "
+                             f"has {looks:,} looks; at most {MAX_LOOKS} are allowed (a larger group)")
 
     @property
     def sizes(self) -> tuple:
@@ -99,6 +106,12 @@ def undecided(table, watch=None) -> list:
     more networks could still decide: a replication that is inconclusive or undecidable by design
     (its outcome is ``None``) and not *not tested*.  ``watch``, if given, is a function of a claim
     saying whether the design waits for it (claims about other networks it does not add)."""
+    from .claims import ClaimsTable
+
+    if not isinstance(table, ClaimsTable):
+        raise TypeError(f"table must be a tempnets.claims.ClaimsTable, got {type(table).__name__}")
+    if watch is not None and not callable(watch):
+        raise TypeError(f"watch must be None or a function of a claim, got {type(watch).__name__}")
     return [c.statement for c in table.claims
             if c.kind == "replication" and c.holds is None and not c.not_tested
             and (watch is None or watch(c))]
@@ -144,6 +157,9 @@ def level_of(data) -> float:
     design = data.get("design") if isinstance(data, dict) else None
     if not design:
         return LEVEL
+    if not isinstance(design, dict):
+        raise ValueError(f"data['design'] must be a sequential design's record (a dict), got "
+                         f"{type(design).__name__}")
     level = design.get("level")
     if not isinstance(level, float) or not 0 < level < 1 or math.isnan(level):
         raise ValueError(f"data['design']['level'] must be a number in (0, 1), got {level!r}")

@@ -825,5 +825,54 @@ NOT_PROBED.update({f"tempnets.chapters.tk_readings.{name}": _RUNNER
                    for name in ("run_readings", "run_reading_recall")})
 
 
+# ----------------------------------------------------------------------------- claims_view, sequential
+
+def _view_table():
+    """A one-row claims table with a share's interval and design."""
+    from tempnets import claims, intervals
+
+    t = claims.ClaimsTable("most runs solve it (10 runs)")
+    iv = intervals.share(9, 10)
+    t.add("most runs solve it", "§1", None, 0.9, claims.at_least(0.5), expected=None,
+          interval=tuple(iv), design=iv.design)
+    return t
+
+
+def _seq_train(start, stop):
+    return [1] * (stop - start)
+
+
+def _seq_claims(results, level):
+    from tempnets import claims, intervals
+
+    t = claims.ClaimsTable("t")
+    iv = intervals.share(sum(results), len(results), level=level)
+    t.add("most runs solve it", "§1", None, sum(results) / len(results), claims.at_least(0.5),
+          expected=None, interval=tuple(iv), design=iv.design)
+    return t
+
+
+def _seq_plan():
+    from tempnets import sequential
+
+    return sequential.Plan(3, 3, 9)
+
+
+EXAMPLES.update({
+    "tempnets.claims_view.verdict_key": _lazy(lambda: Example(_view_table().claims[0])),
+    "tempnets.claims_view.math_html": _a("TKRNN^{+2} and w_B <= 3"),
+    "tempnets.claims_view.number_html": _a(18510.0),
+    "tempnets.claims_view.value_html": _lazy(lambda: Example(_view_table().claims[0])),
+    "tempnets.claims_view.to_html": _lazy(lambda: Example(_view_table(), plot=False)),
+    "tempnets.claims_view.forest_plot": _lazy(lambda: Example(_view_table(), budget=2)),
+    "tempnets.claims_view.forest_svg": _lazy(lambda: Example(_view_table(), budget=2)),
+    "tempnets.sequential.Plan": _a(3, 3, 9),
+    "tempnets.sequential.undecided": _lazy(lambda: Example(_view_table())),
+    "tempnets.sequential.run": _lazy(lambda: Example(_seq_plan(), _seq_train, _seq_claims,
+                                                     keep=["train", "claims"])),
+    "tempnets.sequential.level_of": _a({"design": {"level": 0.99}}),
+})
+
+
 # The chapters' examples (tests/surface_examples_chapters.py; None: a name made private).
 EXAMPLES = {k: v for k, v in {**EXAMPLES, **__import__("surface_examples_chapters").EXAMPLES}.items() if v}

@@ -345,14 +345,14 @@ def train_reading(name: str, sz: tk.Sizes, reading: Reading = Reading(), seed: i
     _, base = tk.model_functions(name)
     draw = sq.make_bucketed_batch if sz.bucketed else sq.make_batch
     pose = _poser(reading)
-    validation = pose(*tk.validation_batch(sz, seed, k))
+    validation = pose(*tk._validation_batch(sz, seed, k))
 
     def loss_and_grad(p, x, target, mask):
         loss, g = base(to_model(p), x, target, mask)
         return loss, to_trained(g, p)
 
     def evaluate(p):
-        return tk.validation_scores(name, to_model(p), validation)["string"]
+        return tk._validation_scores(name, to_model(p), validation)["string"]
 
     def sample(g, step):
         return pose(*draw(tk.curriculum_task(sz, step), sz.batch, g)[:3])
