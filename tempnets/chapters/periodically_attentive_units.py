@@ -61,7 +61,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import claims, intervals, metrics
-from ..checks import count
+from ..checks import array, count
 from ..experiments import Result, check_data, numba_threads
 from ..grammars import (embedded_reber, thesis_embedded_reber, long_embedded_reber, n_letters, reber,
                        time_varying_embedded_reber)
@@ -78,7 +78,7 @@ __all__ = [
     "failure_cases", "params_from_data", "make_test_sets", "flat_params", "unflat_params",
     "summed_error",
     "run_fig2_1", "run_fig4_2", "run_fig5_2", "run_fig6_2", "run_fig8_1",
-    "run_fig8_2_8_3", "run_fig8_4", "run_fig8_5", "run_framing", "FRAMINGS",
+    "run_fig8_2_8_3", "run_fig8_4", "run_fig8_5", "run_framing", "FRAMINGS", "conclusion_claims",
     "thesis_embedded_reber", "attention_mask", "check_attention_mask",
 ]
 
@@ -857,6 +857,7 @@ EXPECT = {
                "h5 learns": {"book": None, "paper": True}},
     "pa-framing": {"thesis learns": {"book": None, "paper": True},
                    "inner-BE fails": {"book": True, "paper": True}},
+    "pa-conclusion": {"BPTT(4,1) beats PA": {"book": None, "paper": True}},
 }
 """What the chapter states about each claim at each scale: ``True`` (reported as holding),
 ``False`` (reported as not holding) or ``None`` (not asserted: its 95% interval straddles the
@@ -1313,6 +1314,61 @@ def run_fig8_5(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Res
     data = {"experiment": "pa-8.5", "scale": get_scale(scale), "seed": seed,
             "sizes": dataclasses.asdict(sz), "summary": s, "test_stats": stats, "runs": runs}
     return Result(t, data)
+
+
+# ----------------------------------------------------------------------------- the thesis's conclusion
+
+
+def _record_data(value, name: str, exp_id: str, conditions) -> dict:
+    """``value`` (a :class:`Result` of ``exp_id`` or its data) checked to hold the final
+    scores of ``conditions``; its data.  ``name`` names the argument in errors."""
+    data = value.data if isinstance(value, Result) else value
+    if not isinstance(data, dict) or data.get("experiment") != exp_id:
+        raise TypeError(f"{name} must be the result of {exp_id} (or its data, e.g. a record's "
+                        f"'data'), got {type(value).__name__}")
+    if data.get("scale") not in ("book", "paper"):
+        raise ValueError(f"{name}: the data of {exp_id} must say its scale, 'book' or 'paper'; "
+                         f"got {data.get('scale')!r}")
+    summary = data.get("summary")
+    for c in conditions:
+        final = summary.get(c, {}).get("final") if isinstance(summary, dict) else None
+        if not isinstance(final, list) or not final:
+            raise ValueError(f"{name}: the data of {exp_id} has no final scores of {c} "
+                             "(summary[...]['final'])")
+        array(f"{name}: {c}'s final scores", final, (None,), low=0.0, high=100.0)
+    return data
+
+
+def conclusion_claims(fig4_2, fig8_1) -> claims.ClaimsTable:
+    """The thesis's conclusion as a claim: BPTT(4,1) markedly outperforms the PA networks.
+
+    O'Connell, ch. 8: "A history buffer of size 4 proved more than adequate. BPTT(4,1)
+    markedly outperformed the PA networks."  The two cures are compared on the same weight
+    sets and strings: the PA networks of ``fig4_2`` (a ``pa-4.2`` result or its data) and the
+    BPTT(4,1) networks of ``fig8_1`` (``pa-8.1``), networks ``0 .. n-1`` of both (``n`` the
+    smaller run), as a paired difference of mean *final* with the threshold the chapter
+    uses for PA over SRN (15 points).  Both results must be of one scale and seed.
+    """
+    a = _record_data(fig4_2, "fig4_2", "pa-4.2", ["PA"])
+    b = _record_data(fig8_1, "fig8_1", "pa-8.1", ["BPTT(4,1)"])
+    if (a.get("scale"), a.get("seed")) != (b.get("scale"), b.get("seed")):
+        raise ValueError(f"fig4_2 and fig8_1 must be of one scale and seed (the same weight sets); "
+                         f"got {a.get('scale')!r}, seed {a.get('seed')!r} and {b.get('scale')!r}, "
+                         f"seed {b.get('seed')!r}")
+    pa_f = np.array(a["summary"]["PA"]["final"], dtype=float)
+    b4 = np.array(b["summary"]["BPTT(4,1)"]["final"], dtype=float)
+    n = min(len(pa_f), len(b4))
+    pa_f, b4 = pa_f[:n], b4[:n]
+    t = claims.ClaimsTable(f"The thesis's conclusion: BPTT(4,1) vs the PA networks ({n} weight sets)")
+    t.add("BPTT(4,1) markedly outperforms the PA networks: its mean final exceeds theirs by "
+          ">= 15 points (same weight sets)", "ch. 8; Figures 4.2, 8.1",
+          round(thesis_average("fig8.1", "BPTT(4,1)", "final") - thesis_average("fig4.2", "PA", "final"), 1),
+          round(float(b4.mean() - pa_f.mean()), 1), claims.at_least(15.0),
+          expected=_expect("pa-conclusion", a.get("scale"))("BPTT(4,1) beats PA"),
+          interval=_paired(b4, pa_f),
+          note=f"BPTT(4,1) {b4.mean():.1f}, PA {pa_f.mean():.1f} (networks 0-{n - 1} of pa-8.1 and "
+               f"pa-4.2); {_paired_note(n)}")
+    return t
 
 
 # ----------------------------------------------------------------------------- inside a PA network
