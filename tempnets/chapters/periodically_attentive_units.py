@@ -38,7 +38,7 @@ Procedure shared by every condition (:func:`train_condition`)
   conditions of one grammar and seed.
 
 Sizes (:data:`SIZES`): ``paper`` is the thesis (20 networks x 2.4 million
-strings, tests every 400,000); ``book`` is what fits the chapter's time budget.
+strings, tests every 400,000; ``pa-4.2`` trains 40 networks, the thesis's 20 and 20 more); ``book`` is what fits the chapter's time budget.
 ``jobs`` sets numba's thread count; results do not depend on it.
 
 Claims and their uncertainty
