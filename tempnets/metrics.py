@@ -205,22 +205,37 @@ def embed_final_many(activations, strings, grammar, offsets, threshold: float = 
     threshold, criterion = real("threshold", threshold), real("criterion", criterion)
     strings = check_strings(strings, "strings")
     as_activation_list(y[0], strings, grammar, offsets)  # validates strings, shapes, offsets
+    return _embed_final_of(y, _embed_final_steps(strings, grammar, offsets), threshold, criterion)
+
+
+def _embed_final_steps(strings, grammar, offsets) -> tuple:
+    """What :func:`embed_final_many` reads of the strings, computed once for a test set that
+    is scored again and again: ``(succ, first, last, step, want)``, the successor of every
+    step, each string's first and (exclusive) last embed step, its final step and the
+    symbol wanted there.  ``strings`` validated, ``offsets`` the step offsets."""
     off = np.asarray(offsets, dtype=np.int64)
     lens = np.diff(off)  # T_i = len(s) - 1
     succ = np.concatenate([grammar.encode(s)[1:] for s in strings]) if strings \
         else np.zeros(0, np.int64)
-    hit = y[:, np.arange(y.shape[1]), succ] > threshold  # (R, steps)
-    # embed: steps off + indicator .. off + T - 3 all hit; count misses by cumulative sums
     first = off[:-1] + np.array([indicator_position(s) for s in strings], dtype=np.int64)
     last = off[:-1] + lens - 2  # exclusive: targets s[i+1] .. s[len-3]
+    step = off[:-1] + lens - 2  # the final prediction: s[-2] at step T - 2 (= len(s) - 3)
+    want = np.array([grammar.alphabet.index(s[-2]) for s in strings], dtype=np.int64)
+    return succ, first, last, step, want
+
+
+def _embed_final_of(y, steps, threshold, criterion) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`embed_final_many` of activations ``y`` ``(R, steps, n_out)``, given
+    :func:`_embed_final_steps` of their strings."""
+    succ, first, last, step, want = steps
+    hit = y[:, np.arange(y.shape[1]), succ] > threshold  # (R, steps)
+    # embed: steps off + indicator .. off + T - 3 all hit; count misses by cumulative sums
     miss = np.concatenate([np.zeros((y.shape[0], 1), np.int64),
                            np.cumsum(~hit, axis=1, dtype=np.int64)], axis=1)
     embed_ok = miss[:, np.maximum(last, first)] - miss[:, first] == 0
     # final: Luce ratio of s[-2] at step T - 2 (= len(s) - 3)
-    step = off[:-1] + lens - 2
-    want = np.array([grammar.alphabet.index(s[-2]) for s in strings], dtype=np.int64)
     rows = y[:, step, :]
-    final_ok = rows[:, np.arange(len(strings)), want] / rows.sum(axis=-1) > criterion
+    final_ok = rows[:, np.arange(len(want)), want] / rows.sum(axis=-1) > criterion
     return embed_ok, final_ok
 
 

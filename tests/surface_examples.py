@@ -580,6 +580,10 @@ EXAMPLES = {
         srn_params(), ["BTBTXSETE", "BPBPVVEPE"], _train_config())),
     "tempnets.chapters.periodically_attentive_units.thesis_embedded_reber": _a(False, 0.5),
     "tempnets.chapters.periodically_attentive_units.attention_mask": _a((1, 2), (0, 1), 5),
+    "tempnets.chapters.periodically_attentive_units.conclusion_claims": _a(
+        {"experiment": "pa-4.2", "scale": "book", "seed": 0, "summary": {"PA": {"final": [10.0, 30.0]}}},
+        {"experiment": "pa-8.1", "scale": "book", "seed": 0,
+         "summary": {"BPTT(4,1)": {"final": [60.0, 90.0]}}}),
     # chapters.temporal_kernels
     "tempnets.chapters.temporal_kernels.model_functions": _a("TKRNN"),
     "tempnets.chapters.temporal_kernels.build": _lazy(lambda: Example("TKRNN", recall_task(), 4, 0)),

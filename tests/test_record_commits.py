@@ -21,7 +21,6 @@ RECORDS = sorted((ROOT / "book" / "paper_scale").glob("*.json"))
 NOT_YET_RERUN_FROM_A_CLEAN_CHECKOUT = {
     "fw-flipflop.robustness.json",
     "fw-parking.robustness.json",
-    "pa-2.1.json",
     "pa-2.1.robustness.json",
     "pa-4.2.robustness.json",
     "pa-5.2.robustness.json",

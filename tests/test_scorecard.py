@@ -16,8 +16,6 @@ ROOT = Path(__file__).resolve().parents[1]
 # undecidable claim fails this test, and so does fixing one (remove it here when its record is
 # re-run with enough networks, or its test redesigned).
 KNOWN_UNDECIDABLE_AT_PAPER_SCALE = {
-    # a share of 3 networks cannot clear 50%: needs re-run with n >= 4, issue 32 item 4
-    ("pa-4.2", "the PA networks that end above 50% final were mostly above 50% already"),
     # a share of 3 networks: needs re-run with n >= 4, issue 32 item 4 (three rows)
     ("tk-serial-recall", "a TKRNN learns the task: string accuracy at the longest training delay"),
     ("tk-serial-recall", "it stores 35 bits for at least 50 steps: string accuracy at delay 50"),
