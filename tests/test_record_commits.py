@@ -19,8 +19,6 @@ ROOT = Path(__file__).resolve().parents[1]
 RECORDS = sorted((ROOT / "book" / "paper_scale").glob("*.json"))
 
 NOT_YET_RERUN_FROM_A_CLEAN_CHECKOUT = {
-    "fw-flipflop.robustness.json",
-    "fw-parking.robustness.json",
     "pa-2.1.robustness.json",
     "pa-4.2.robustness.json",
     "pa-5.2.robustness.json",
