@@ -414,6 +414,9 @@ class Claim:
             object.__setattr__(self, "interval", _interval(self.statement, self.interval))
         if not isinstance(self.check, Check):
             raise TypeError(f"check must be a tempnets.claims.Check (e.g. within(2.0)), got {self.check!r}")
+        if isinstance(self.ours, str) and self.check.kind not in ("true", "recorded"):
+            raise TypeError(f"claim {self.statement!r}: ours must be a number for the check "
+                            f"'{self.check.describe()}', got the text {self.ours[:40]!r}")
         if self.check.kind in ("within", "relative") and not isinstance(self.paper, (int, float)):
             raise ValueError(
                 f"claim {self.statement!r}: check '{self.check.describe()}' compares with the "
@@ -502,6 +505,16 @@ class ClaimsTable:
     robustness: dict | None = None
     """Optional: statement -> ``{verdict: number of seeds}`` from a robustness record
     (:func:`tempnets.experiments.robustness`), shown as a column."""
+
+    def __post_init__(self):
+        if not isinstance(self.title, str):
+            raise TypeError(f"title must be a str, got {type(self.title).__name__}")
+        if not isinstance(self.claims, list) or not all(isinstance(c, Claim) for c in self.claims):
+            raise TypeError("claims must be a list of tempnets.claims.Claim (made by add()), got "
+                            f"{type(self.claims).__name__}")
+        if self.robustness is not None and not isinstance(self.robustness, dict):
+            raise TypeError("robustness must be None or a dict from statement to verdict counts, "
+                            f"got {type(self.robustness).__name__}")
 
     def add(self, statement, source, paper, ours, check, expected=True, note="",
             interval=None, not_tested="", design=None, kind="replication", do_nothing=None) -> Claim:

@@ -440,6 +440,9 @@ def forest_plot(table, ax=None):
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
+    from . import checks
+
+    checks.axes("ax", ax)
     claims = [c for _, group in _check_table(table)._groups() for c in group]
     n = len(claims)
     if ax is None:

@@ -863,6 +863,7 @@ def _seq_plan():
 
 
 EXAMPLES.update({
+    "tempnets.claims.ClaimsTable": _a("a table", []),
     "tempnets.claims_view.verdict_key": _lazy(lambda: Example(_view_table().claims[0])),
     "tempnets.claims_view.math_html": _a("TKRNN^{+2} and w_B <= 3"),
     "tempnets.claims_view.number_html": _a(18510.0),

@@ -74,11 +74,6 @@ PENDING = {
 # given (issue 31, "the mechanism": the first run found them; each is a raw error on a bad
 # argument, never a crash).  Same rule: an xfail(strict=True); fix one, delete its line.
 UNFIXED = {
-    "tempnets.claims_view.verdict_key": "ValueError for a claim whose ours is text under a numeric check (claims.Claim does not check its fields)",
-    "tempnets.claims_view.to_html": "TypeError for a ClaimsTable whose claims is None (claims.ClaimsTable does not check its fields)",
-    "tempnets.claims_view.forest_plot": "TypeError for a ClaimsTable whose claims is None; AttributeError for a bad ax",
-    "tempnets.claims_view.forest_svg": "TypeError for a ClaimsTable whose claims is None (claims.ClaimsTable does not check its fields)",
-    "tempnets.sequential.undecided": "TypeError for a ClaimsTable whose claims is None (claims.ClaimsTable does not check its fields)",
 }
 
 
