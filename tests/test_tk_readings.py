@@ -203,3 +203,11 @@ def test_the_adopted_reading_is_the_screens_choice():
     rows = tr.screen_table(experiments.read_record(path)["data"])
     better = [r for r in rows if r["verdict"] == "better"]
     assert better and max(better, key=lambda r: (r["string"], r["symbol"]))["reading"] == tr.ADOPTED
+
+
+def test_the_screen_claims_notes_are_filled_in():
+    """Every note of the recorded screen's claims says its numbers (no placeholder such as
+    ``{row['symbol']:.3f}`` left unformatted)."""
+    path = Path(__file__).resolve().parents[1] / "book" / "paper_scale" / "tk-readings.json"
+    table = tr._screen_claims(experiments.read_record(path)["data"], "paper")
+    assert table.claims and not [c.note for c in table.claims if "{" in c.note or "}" in c.note]

@@ -518,7 +518,7 @@ def _screen_claims(data, scale) -> claims.ClaimsTable:
               note=f"ours: the share of (reading, today) pairs of networks in which the reading's "
                    f"recalls more letters; the screen's rule says {row['verdict']} (it decides only "
                    f"when all pairs agree, one-sided rank test p = {row['p']:.3f}; its interval: what "
-                   "the rule can say); medians: letters {row['symbol']:.3f} "
+                   f"the rule can say); medians: letters {row['symbol']:.3f} "
                    f"(today {rows[0]['symbol']:.3f}), strings {row['string']:.3f}, letters of the "
                    f"string {row['item']:.3f}{apart}; shown, not asserted: a screen on a reduced budget")
     return t
