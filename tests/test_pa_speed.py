@@ -13,15 +13,7 @@ import pytest
 from tempnets import metrics
 from tempnets.chapters import periodically_attentive_units as pa
 
-TINY = {k: {"book": pa.Sizes(2, 400, 200, 50), "paper": pa.Sizes(2, 400, 200, 50)}
-        for k in pa.SIZES}
-
-
-@pytest.fixture
-def tiny(monkeypatch):
-    monkeypatch.setattr(pa, "SIZES", TINY)
-    monkeypatch.setattr(pa, "LONG_TESTS", {s: {"len>=50": (20, 50), "len>=300": (3, 300)}
-                                           for s in ("book", "paper")})
+from test_periodically_attentive_units import TINY, tiny  # noqa: F401 (the chapter tests' tiny sizes)
 
 
 @pytest.fixture
