@@ -46,6 +46,9 @@ ALLOWED_FAILURES = 3
 _ADDRESS = re.compile(r"(tcp|tls|ucx|inproc)://\S+|[A-Za-z0-9_.\-\[\]:]+:\d+")
 
 
+__all__ = ["ClusterError", "check_address", "local_workers", "connect", "DaskExecutor"]
+
+
 class ClusterError(Exception):
     """A cluster that cannot be reached or used, or was lost during a run: one line on the
     command line (exit 2)."""

@@ -25,7 +25,7 @@ import json
 from dataclasses import dataclass, field
 
 from . import experiments
-from .claims import CATEGORIES, ClaimsTable
+from .claims import CATEGORIES, KINDS, ClaimsTable
 
 CHAPTERS = {"gsm": "Graded state machines", "pa": "Periodically attentive units",
             "mozer": "Focused back-propagation", "fw": "Fast weights", "tk": "Temporal kernels"}
@@ -37,11 +37,16 @@ DERIVED = {"pa-5.2": "pa-4.2", "pa-8.2-8.3": "pa-8.1"}
 SCALES = ("book", "paper")
 
 
+__all__ = ["Scorecard", "chapter_of", "scorecard", "table_counts"]
+
+
 def chapter_of(experiment_id: str) -> str:
     """The chapter of an experiment, from its id's prefix (``"mozer-dear"`` -> Focused ...)."""
+    if not isinstance(experiment_id, str):
+        raise TypeError(f"experiment_id must be an experiment's id (a str), got {type(experiment_id).__name__}")
     prefix = experiment_id.split("-", 1)[0]
     if prefix not in CHAPTERS:
-        raise ValueError(f"experiment id {experiment_id!r}: unknown chapter prefix {prefix!r}; "
+        raise ValueError(f"experiment_id {experiment_id!r}: unknown chapter prefix {prefix!r}; "
                          f"known: {', '.join(CHAPTERS)}")
     return CHAPTERS[prefix]
 
@@ -172,6 +177,10 @@ def table_counts(table: ClaimsTable, kind: str = "replication") -> dict:
     """The categories of a table's rows counted from what the table *shows* (its verdict
     column), independently of :attr:`Claim.category`: for the test that keeps the scorecard
     equal to the tables."""
+    if not isinstance(table, ClaimsTable):
+        raise TypeError(f"table must be a tempnets.claims.ClaimsTable, got {type(table).__name__}")
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
     out = dict.fromkeys(CATEGORIES, 0)
     for row, claim in zip(table.rows(), table.claims):
         if claim.kind != kind:

@@ -876,6 +876,15 @@ EXAMPLES.update({
     "tempnets.sequential.run": _lazy(lambda: Example(_seq_plan(), _seq_train, _seq_claims,
                                                      keep=["train", "claims"])),
     "tempnets.sequential.level_of": _a({"design": {"level": 0.99}}),
+    "tempnets.scorecard.chapter_of": _a("gsm-reber-3hu"),
+    "tempnets.scorecard.table_counts": _lazy(lambda: Example(_view_table())),
+    "tempnets.cluster.check_address": _a("tcp://127.0.0.1:8786"),
+})
+NOT_PROBED.update({
+    "tempnets.scorecard.scorecard": "takes no argument: re-derives every record (minutes); tests/test_scorecard.py",
+    "tempnets.cluster.connect": "starts or joins a Dask cluster; its address is checked by check_address, "
+                                "which the surface test probes; tests/test_cluster.py",
+    "tempnets.cluster.DaskExecutor": "wraps a connected Dask client made by connect(); tests/test_cluster.py",
 })
 
 
