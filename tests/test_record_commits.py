@@ -19,7 +19,6 @@ ROOT = Path(__file__).resolve().parents[1]
 RECORDS = sorted((ROOT / "book" / "paper_scale").glob("*.json"))
 
 NOT_YET_RERUN_FROM_A_CLEAN_CHECKOUT = {
-    "pa-2.1.robustness.json",
     "pa-4.2.robustness.json",
     "pa-5.2.robustness.json",
     "pa-6.2.robustness.json",
@@ -29,7 +28,6 @@ NOT_YET_RERUN_FROM_A_CLEAN_CHECKOUT = {
     "pa-8.5.json",
     "pa-8.5.robustness.json",
     "pa-framing.robustness.json",
-    "tk-kernels.robustness.json",
 }
 """Records written from a dirty worktree before issue 32 (file names in ``book/paper_scale/``)."""
 
