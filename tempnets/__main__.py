@@ -83,11 +83,11 @@ def _parser() -> argparse.ArgumentParser:
                         "[2**-52, 1): a smaller EPS (2**-52 = 2.2e-16 is float64's relative spacing) "
                         "would leave most weights unchanged. With $TEMPNETS_PERTURB set to another "
                         "value the run is refused (its record would misdescribe it)")
+    resumable = [e.id for e in experiments.EXPERIMENTS if experiments.resumable(e.id)]
     r.add_argument("--resume", action="store_true",
                    help="continue an interrupted run from its checkpoint (give the same options and "
-                        "--out), to the same record; experiments that keep no checkpoint (today all "
-                        "but tk-serial-recall, tk-long-delays, tk-search, tk-training-search, "
-                        "tk-readings and tk-reading-recall) refuse it")
+                        "--out), to the same record; only experiments that keep a checkpoint ("
+                        + ", ".join(resumable) + ") accept it")
     r.add_argument("--checkpoint", default=None, metavar="DIR",
                    help="where the run keeps its checkpoint (default: beside --out, "
                         "ID_SCALE_seedN.checkpoint): a new or empty directory, or the checkpoint "

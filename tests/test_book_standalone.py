@@ -256,12 +256,12 @@ FACTS = [
     ("8 normal units and 7 PA units of period 7, phases 0 to 6",
      lambda: (lambda c: c.n_hidden == 15 and set(c.period[8:]) == {7} and sorted(c.phase[8:]) == list(range(7))
               and set(c.period[:8]) == {1})(importlib.import_module("tempnets.training").TrainConfig.pa())),
-    ("$\\omega = 100$ everywhere",
+    ("$\\omega = 100$ (`tempnets.focused_training.FocusedConfig`)",
      lambda: all(c.omega == 100.0 for c in
                  importlib.import_module("tempnets.chapters.focused_backprop").RATES.values())),
     ("$z_i = -0.5$; $d_i$ uniform in $[0.99, 1.01]$",
      lambda: _default(importlib.import_module("tempnets.focused").init_focused, "z0") == -0.5),
-    ("112 common regular verbs", lambda: len(importlib.import_module("tempnets.verbs").HELD_OUT_REGULAR) == 112),
+    ("all 112 verbs of `HELD_OUT_REGULAR`", lambda: len(importlib.import_module("tempnets.verbs").HELD_OUT_REGULAR) == 112),
     ("*swim*, *sing*, *ring* and *sit*",
      lambda: set(importlib.import_module("tempnets.verbs").IRREGULAR[10].split()) == {"swim", "sing", "ring", "sit"}),
     ("S's weights uniform in $[-0.1, 0.1]$",
