@@ -21,8 +21,6 @@ RECORDS = sorted((ROOT / "book" / "paper_scale").glob("*.json"))
 NOT_YET_RERUN_FROM_A_CLEAN_CHECKOUT = {
     "pa-4.2.robustness.json",
     "pa-5.2.robustness.json",
-    "pa-6.2.robustness.json",
-    "pa-8.1.robustness.json",
     "pa-8.2-8.3.robustness.json",
     "pa-8.4.robustness.json",
     "pa-8.5.json",
