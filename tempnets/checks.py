@@ -192,8 +192,9 @@ def memory(n_floats, what: str, itemsize: int = 8) -> None:
     float32: 4) that cannot fit in memory.
 
     Raises ``ValueError`` naming ``what`` and the size when they would take more than the
-    machine's physical memory (numpy would try and fail with a ``MemoryError``, or a Python
-    loop would run for hours first).
+    machine's physical memory or the address space this process has left
+    (:func:`address_space_left`): numpy would try and fail with a ``MemoryError``, a compiled
+    parallel loop with a bare ``SystemError``, or a Python loop would run for hours first.
     """
     import os
 
@@ -206,6 +207,10 @@ def memory(n_floats, what: str, itemsize: int = 8) -> None:
         need = f"{n_bytes / 2**30:,.1f}" if n_bytes < 2**80 else f"more than {2**50:,}"  # a float holds it
         raise ValueError(f"{what} would need {need} GiB; this machine has "
                          f"{total / 2**30:,.1f} GiB of memory")
+    left = address_space_left()  # under ulimit -v an allocation fails below the machine's memory,
+    if n_bytes > left:           # inside a compiled parallel loop as a bare SystemError
+        raise ValueError(f"{what} would need {n_bytes / 2**30:,.1f} GiB; this process may map only "
+                         f"{max(left, 0) / 2**30:,.1f} GiB more (its address-space limit, ulimit -v)")
 
 
 def array_in(name: str, value, dtype, shape=None, dims: dict | None = None, *,
@@ -293,19 +298,6 @@ def address_space_left() -> float:
     except (ImportError, OSError, ValueError, IndexError):
         return math.inf
     return float(soft - mapped)
-
-
-def memory_in_process(n_floats, what: str, itemsize: int = 8) -> None:
-    """:func:`memory`, and also refuse ``n_floats`` values that exceed the address space this
-    process has left (:func:`address_space_left`): under such a limit an allocation fails
-    even when the machine has the memory, and inside a compiled parallel loop the failure
-    surfaces as a bare ``SystemError``."""
-    memory(n_floats, what, itemsize)
-    n_bytes = int(n_floats) * int(itemsize)
-    left = address_space_left()
-    if n_bytes > left:
-        raise ValueError(f"{what} would need {n_bytes / 2**30:,.1f} GiB; this process may map only "
-                         f"{max(left, 0) / 2**30:,.1f} GiB more (its address-space limit, ulimit -v)")
 
 
 # ----------------------------------------------------------------------------- chapters' arguments

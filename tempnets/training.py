@@ -34,7 +34,7 @@ import numba
 import numpy as np
 
 from . import bptt
-from .checks import count, items, memory_in_process
+from .checks import count, items, memory
 from .progress import progress_bar
 from .random import as_generator, spawn
 from .srn import (SRNParams, _draw_params, as_flat_strings, check_attention, check_memory,
@@ -263,7 +263,7 @@ def _start(config, n_in, n_out, n_networks, rng, params):
     # buffers and workspace of every network, and a random generator (about 2 KB) for every
     # index up to the largest
     weights = nh * (n_in + nh + 1 + n_out) + n_out
-    memory_in_process(R * (3 * weights + ring + workspace) + 256 * (top + 1),
+    memory(R * (3 * weights + ring + workspace) + 256 * (top + 1),
                       f"training {R} networks of {n_in}-{nh}-{n_out} units (n_in-n_hidden-n_out; "
                       f"largest index {top})")
     children = spawn(rng, top + 1)

@@ -266,4 +266,4 @@ def test_address_space_left_is_unlimited_without_a_limit():
 
     if resource.getrlimit(resource.RLIMIT_AS)[0] == resource.RLIM_INFINITY:
         assert checks.address_space_left() == float("inf")
-    checks.memory_in_process(1000, "a small array")
+    checks.memory(1000, "a small array")
