@@ -60,33 +60,6 @@ def _check_model(name) -> str:
     return name
 
 
-def _check_sizes(sz) -> None:
-    if not isinstance(sz, tk.Sizes):
-        raise TypeError(f"sz must be a tempnets.chapters.temporal_kernels.Sizes, got {type(sz).__name__}")
-    sq.SerialRecall(sz.alphabet, sz.length, sz.delays, sz.min_length)  # its task's checks, by name
-    for field in ("hidden", "batch", "n_test"):
-        count(f"sz.{field}", getattr(sz, field), 1)
-    count("sz.updates (at most 10,000,000: weeks of CPU at the paper's sizes)", sz.updates, 1, 10_000_000)
-    count("sz.eval_every", sz.eval_every)
-    count("sz.seeds", sz.seeds, 1)
-    real("sz.learning_rate", sz.learning_rate, low=0.0, low_open=True)
-    _optional("sz.final_rate (or None)", sz.final_rate, lambda n, v: real(n, v, low=0.0, low_open=True))
-    real("sz.ramp", sz.ramp, low=0.0, high=1.0)
-    real("sz.forget_bias", sz.forget_bias)
-    if not isinstance(sz.bucketed, bool):
-        raise TypeError(f"sz.bucketed must be True or False, got {sz.bucketed!r}")
-    if sz.dtype not in ("float64", "float32"):
-        raise ValueError(f"sz.dtype must be 'float64' or 'float32', got {sz.dtype!r}")
-    if not (isinstance(sz.test_delays, (tuple, list)) and sz.test_delays):
-        raise ValueError(f"sz.test_delays must be a non-empty tuple of delays, got {sz.test_delays!r}")
-    for d in sz.test_delays:
-        count("sz.test_delays (each, at most 100,000)", d, 0, 100_000)
-    for field in ("settings", "recipes"):
-        if getattr(sz, field) is not None and not isinstance(getattr(sz, field), dict):
-            raise TypeError(f"sz.{field} must be None or a dict by model name, got "
-                            f"{type(getattr(sz, field)).__name__}")
-
-
 def _optional(name, value, check):
     """``value`` if it is ``None``, else ``check(name, value)`` (a check of :mod:`tempnets.checks`)."""
     return None if value is None else check(name, value)
@@ -209,7 +182,7 @@ against 3 the best possible p is 1/20 = 0.05, which cannot clear 0.05."""
 def reading_sizes(sz: tk.Sizes, reading: Reading) -> tk.Sizes:
     """The sizes a model trains with under ``reading``: ``sz`` (one model's, without ``recipes``)
     with the reading's task and training switches applied; ``sz`` itself for today's."""
-    _check_sizes(sz)
+    tk._check_sizes(sz)
     _check_reading(reading)
     if sz.recipes is not None:
         raise ValueError("sizes must be one model's (Sizes.for_model(name)), not a table of recipes")
@@ -327,7 +300,7 @@ def train_reading(name: str, sz: tk.Sizes, reading: Reading = Reading(), seed: i
     initial-weight and batch streams, the same validation strings (posed as the reading
     poses them), the same Adam; with today's reading, the same bits."""
     _check_model(name)
-    _check_sizes(sz)
+    tk._check_sizes(sz)
     seed, k = count("seed", seed), count("k", k)
     if key is not None and not isinstance(key, str):
         raise TypeError(f"key must be a checkpoint key (a str) or None, got {type(key).__name__}")
@@ -373,7 +346,7 @@ def score_reading(name: str, params, sz: tk.Sizes, reading: Reading = Reading(),
     Returns the letter and string accuracy, item and order memory
     (:func:`tempnets.recall_diagnostics.item_order`) and the serial-position curve."""
     _check_model(name)
-    _check_sizes(sz)
+    tk._check_sizes(sz)
     seed = count("seed", seed)
     if delay is not None:
         count("delay (or None)", delay)
