@@ -450,12 +450,11 @@ def _encoded(strings, grammar) -> tuple:
     """A test set encoded and checked once, for :func:`_score` to score again and again:
     ``(flat, offsets, steps)``, the strings as :func:`tempnets.srn.as_flat_strings` and what
     :func:`tempnets.metrics.embed_final_many` reads of them."""
-    strings = list(strings)
+    strings, grammar = check_strings(strings, "strings"), check_grammar(grammar)
+    for s in strings:  # what metrics.embed_final_many checks of its strings (its rows match by construction)
+        grammar.validate(s)
     flat, offsets = as_flat_strings([grammar.encode(s) for s in strings])
     step_off = np.concatenate([[0], np.cumsum(np.maximum(np.diff(offsets) - 1, 0))])  # as srn_forward
-    # the checks of metrics.embed_final_many (strings of the grammar, one row per input symbol)
-    metrics.as_activation_list(np.zeros((int(step_off[-1]), len(grammar.alphabet))), strings,
-                               grammar, step_off)
     return flat, offsets, metrics._embed_final_steps(strings, grammar, step_off)
 
 
