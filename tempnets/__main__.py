@@ -101,7 +101,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="run the experiment's pieces (networks) on a Dask cluster: a scheduler's address (tcp://host:8786) "
                         "or 'local' (a cluster of this machine's cores); the same record as --jobs 1. "
                         "Needs pip install 'tempnets[cluster]'; experiments that split into pieces: "
-                        "tk-serial-recall, tk-long-delays, tk-search and tk-training-search")
+                        + ", ".join(e.id for e in experiments.EXPERIMENTS if e.pieces))
     b = sub.add_parser("robustness", help="run seeds 0..K-1 and count, per claim, the seeds giving each verdict")
     b.add_argument("id", help="experiment id (see 'list')")
     b.add_argument("--seeds", type=_positive, default=10, help="number of seeds K (default 10)")

@@ -22,6 +22,7 @@ import pytest
 
 from tempnets import cluster, experiments
 from tempnets.__main__ import main
+from tempnets.chapters import fast_weights as fw
 from tempnets.chapters import temporal_kernels as tk
 
 distributed = pytest.importorskip("distributed")
@@ -91,6 +92,21 @@ def test_reproduce_on_a_cluster_writes_the_record_of_jobs_1(scheduler, tmp_path,
     assert _without_timing(a) == _without_timing(b)
     assert b["jobs"] == 1 and b["command"] == a["command"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["many.json", "one.json"]
+
+
+@pytest.mark.parametrize("experiment", ["fw-flipflop", "fw-linear-attention"])
+def test_fast_weights_on_a_cluster_write_the_record_of_jobs_1(experiment, scheduler, tmp_path,
+                                                              monkeypatch):
+    # 60 runs in two pieces of fw.CHUNK (50 and 10), each run capped at 300 steps
+    monkeypatch.setitem(fw.SIZES, experiment, {"book": fw.Sizes(60, 300, 2),
+                                               "paper": fw.SIZES[experiment]["paper"]})
+    one, many = tmp_path / "one.json", tmp_path / "many.json"
+    assert main(["reproduce", experiment, "--no-progress", "--out", str(one)]) in (0, 1)
+    assert main(["reproduce", experiment, "--no-progress", "--out", str(many),
+                 "--cluster", scheduler]) in (0, 1)
+    a, b = json.loads(one.read_text()), json.loads(many.read_text())
+    assert _without_timing(a) == _without_timing(b)
+    assert b["jobs"] == 1 and b["command"] == a["command"]
 
 
 # ----------------------------------------------------------------------------- faults
@@ -228,8 +244,8 @@ def test_an_unreachable_address_is_one_line(tmp_path, monkeypatch, capsys):
 @pytest.mark.parametrize("argv, message", [
     (["reproduce", "gsm-reber-count", "--cluster", "local"],
      "--cluster: gsm-reber-count does not split into pieces a cluster can run; experiments that "
-     "do: tk-serial-recall, tk-long-delays, tk-search, tk-training-search, tk-readings, "
-     "tk-reading-recall"),
+     "do: fw-flipflop, fw-parking, fw-linear-attention, tk-serial-recall, tk-long-delays, "
+     "tk-search, tk-training-search, tk-readings, tk-reading-recall"),
     (["robustness", CHEAP, "--cluster", "my-laptop"],
      "--cluster must be a Dask scheduler's address such as tcp://host:8786, or 'local'"),
     (["robustness", CHEAP, "--cluster", "local", "--jobs", "2"], "--jobs 2 and --cluster: give one"),

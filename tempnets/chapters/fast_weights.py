@@ -57,7 +57,7 @@ import numpy as np
 
 from .. import checks, claims, fast_weights as fw, intervals, rtrl, sequential, streams
 from ..checks import count
-from ..experiments import Piece, Result, run_pieces
+from ..experiments import Piece, Result, executor, run_pieces
 from ..progress import progress_bar
 from ..scale import get_scale
 from ..selfcheck import check_function, check_value
@@ -447,7 +447,7 @@ def run_flipflop(scale="book", seed=0, jobs=1, progress=None, trained=None, chec
     sz = SIZES["fw-flipflop"][scale]
     names = ["per-weight", "from-to"] + [f"rtrl {lr:g}" for lr in BASELINE["flipflop"]["rates"]]
     if trained is None:
-        jobs = count("jobs", jobs, 1)
+        jobs = executor(jobs)  # cores of this machine, or a cluster's (--cluster)
 
         def data_of(res, sizes, design):
             return {"experiment": "fw-flipflop", "scale": scale, "seed": seed, "sizes": asdict(sizes),
@@ -628,7 +628,7 @@ def run_parking(scale="book", seed=0, jobs=1, progress=None, trained=None, check
     sz, szv = SIZES["fw-parking"][scale], SIZES["fw-parking-variants"][scale]
     names = ["per-weight"] + [f"rtrl {lr:g}" for lr in BASELINE["parking"]["rates"]]
     if trained is None:
-        jobs = count("jobs", jobs, 1)
+        jobs = executor(jobs)  # cores of this machine, or a cluster's (--cluster)
 
         def train(a, b):
             main = _runs("parking", seed, sz, a, b, jobs, progress, checkpoint)
@@ -800,7 +800,7 @@ def run_linear_attention(scale="book", seed=0, jobs=1, progress=None, trained=No
     sz = SIZES["fw-linear-attention"][scale]
     names = ["eq. 7"] + [f"additive {lr:g}" for lr in ADDITIVE_RATES]
     if trained is None:
-        jobs = count("jobs", jobs, 1)
+        jobs = executor(jobs)  # cores of this machine, or a cluster's (--cluster)
         errors = _equivalence_errors(seed)
 
         def data_of(res, sizes, design):
