@@ -806,6 +806,15 @@ def _screen_data():
     return {"runs": [run, {**run, "symbol": 0.4}], "readings": [["today's reading", {}]]}
 
 
+def _readings_runs():
+    """One reading's serial-recall data: two networks of every model, scored at delays 10 and 50."""
+    from tempnets.chapters import temporal_kernels as tk
+
+    run = {"string": [0.5, 0.25], "symbol": [0.9, 0.75]}
+    return {"today's reading": {"sizes": {"test_delays": [10, 50]},
+                                "models": {m: {"runs": [run, run]} for m in tk.MODELS}}}
+
+
 EXAMPLES.update({
     "tempnets.recall_diagnostics.recalled": _lazy(lambda: Example(*_recall_logits())),
     "tempnets.recall_diagnostics.item_order": _lazy(lambda: Example(*_recall_logits())),
@@ -822,6 +831,7 @@ EXAMPLES.update({
         "TKRNN", _tr().tk.params_from_data(_tk_data(), "TKRNN"), tk_sizes(), _tr().Reading(), 0, 3, budget=2)),
     "tempnets.chapters.tk_readings.screen_verdict": _a([0.5, 0.6], [0.1, 0.2]),
     "tempnets.chapters.tk_readings.screen_table": _lazy(lambda: Example(_screen_data())),
+    "tempnets.chapters.tk_readings.readings_table": _lazy(lambda: Example(_readings_runs(), 50)),
     "tempnets.chapters.tk_readings.recorded_diagnostics": _lazy(lambda: Example(
         _tk_data(), "TKRNN", 0, 3, 4, 0, budget=2, work=["n"])),
 })

@@ -211,3 +211,25 @@ def test_the_screen_claims_notes_are_filled_in():
     path = Path(__file__).resolve().parents[1] / "book" / "paper_scale" / "tk-readings.json"
     table = tr._screen_claims(experiments.read_record(path)["data"], "paper")
     assert table.claims and not [c.note for c in table.claims if "{" in c.note or "}" in c.note]
+
+
+def test_the_readings_table_reads_each_models_networks_at_the_delay():
+    """A row per reading and model, from the runs' own scores at the delay asked for."""
+    path = Path(__file__).resolve().parents[1] / "book" / "paper_scale" / "tk-serial-recall.json"
+    data = experiments.read_record(path)["data"]
+    j = list(data["sizes"]["test_delays"]).index(50)
+    rows = tr.readings_table({"blank recall": data, "again": data})
+    assert [(r["reading"], r["model"]) for r in rows] == [(label, m) for label in ("blank recall", "again")
+                                                           for m in tk.MODELS]
+    for r in rows:
+        runs = data["models"][r["model"]]["runs"]
+        scores = [run["string"][j] for run in runs]
+        assert r["networks"] == len(runs) and r["string"] == float(np.median(scores))
+        assert r["string_range"] == (min(scores), max(scores))
+        assert r["symbol_range"][0] <= r["symbol"] <= r["symbol_range"][1]
+    with pytest.raises(ValueError, match="delay 7 is not one of the test delays of runs\\['x'\\]"):
+        tr.readings_table({"x": data}, delay=7)
+    with pytest.raises(TypeError, match="runs\\['x'\\] must be a serial-recall result's data"):
+        tr.readings_table({"x": [1]})
+    with pytest.raises(ValueError, match="missing models"):
+        tr.readings_table({"x": {"sizes": data["sizes"]}})

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import claims, optim, portable_math as pm, recall_diagnostics as rd, sequences as sq, tkrnn
+from .. import checks, claims, optim, portable_math as pm, recall_diagnostics as rd, sequences as sq, tkrnn
 from ..checks import array, count, real
 from ..checkpoint import Checkpoint
 from ..experiments import Piece, Result, run_pieces
@@ -48,7 +48,7 @@ from . import temporal_kernels as tk
 
 __all__ = ["Reading", "READINGS", "SCREEN", "reading_sizes", "teacher_forced", "train_reading",
            "score_reading", "run_readings", "screen_verdict", "screen_table", "recorded_diagnostics",
-           "ADOPTED", "RECALL_SIZES", "run_reading_recall"]
+           "ADOPTED", "RECALL_SIZES", "run_reading_recall", "readings_table"]
 
 TODAY_LAM_RANGE = (0.5, 0.95)
 """The initial decays of today's reading (:func:`tempnets.tkrnn.init_params`'s default)."""
@@ -621,3 +621,31 @@ def run_reading_recall(scale="book", seed=0, jobs=1, progress=None, trained=None
         tk._need(data, ["models", "sizes", "params", "reading"], "tk-reading-recall")
     expect = dict.fromkeys(("learns", "store50", "stable", "lstm", "rnn", "plus_n"))
     return Result(tk._recall_claims(data, tk.sizes_of(data), expect, scale), data)
+
+
+def readings_table(runs: dict, delay: int = 50) -> list:
+    """One row per reading and model of the serial-recall runs in ``runs`` (a reading's label
+    -> the ``data`` of a ``tk-serial-recall`` or ``tk-reading-recall`` result or record): the
+    networks, and the median and range over them of the strings and the letters recalled at
+    test delay ``delay`` (the book's readings table)."""
+    checks.instance("runs", runs, dict, "a dict: a reading's label -> a serial-recall result's data")
+    delay = count("delay", delay, 1)
+    rows = []
+    for label, data in runs.items():
+        data = data.data if isinstance(data, Result) else data
+        if not isinstance(data, dict):
+            raise TypeError(f"runs[{label!r}] must be a serial-recall result's data (a dict), got "
+                            f"{type(data).__name__}")
+        tk._need(data, ["models", "sizes"], "tk-serial-recall")
+        delays = list(data["sizes"]["test_delays"])
+        if delay not in delays:
+            raise ValueError(f"delay {delay} is not one of the test delays of runs[{label!r}]: "
+                             f"{', '.join(map(str, delays))}")
+        j = delays.index(delay)
+        for name in tk.MODELS:
+            mine = data["models"][name]["runs"]
+            string, symbol = ([r[key][j] for r in mine] for key in ("string", "symbol"))
+            rows.append({"reading": label, "model": name, "networks": len(mine),
+                         "string": float(np.median(string)), "string_range": (min(string), max(string)),
+                         "symbol": float(np.median(symbol)), "symbol_range": (min(symbol), max(symbol))})
+    return rows
