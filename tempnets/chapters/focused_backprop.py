@@ -67,7 +67,7 @@ RATES = {
 
 EXPECT = {
     "dear-most-learn": {"book": True, "paper": True},
-    "dear-median": {"book": None, "paper": None},
+    "dear-median": {"book": None, "paper": True},
     "dear-arbe": {"paper": {"book": False, "paper": False}, "fig3": {"book": False, "paper": False}},
     "dear-daer": {"paper": {"book": False, "paper": False}, "fig3": {"book": False, "paper": False}},
     "dear-none-kept": {"paper": {"book": True, "paper": True}, "fig3": {"book": False, "paper": False}},
@@ -112,7 +112,8 @@ SIZES = {
 """Runs and epochs of each experiment.  At paper scale DEAR trains 150 networks (the paper: 50)
 and the reversed verbs 60 per condition: with 50 and 15, the intervals of DEAR's median epochs
 and of the reversed verbs' ratio of medians and full-network mean straddled their thresholds
-(issue 32: enough networks that each claim can decide)."""
+(issue 32: enough networks that each claim can decide).  150 decide DEAR's median; at 60 the
+reversed verbs' two rows sit on their thresholds (ratio 1.0, mean 75.7%), still undecided."""
 
 
 def _rng(seed, *tags):
@@ -312,9 +313,13 @@ def _decision_right(pred, strings, side, kept) -> np.ndarray:
 
 
 def _learned(d):
-    """The learned networks of one condition (stack)."""
+    """The learned networks of one condition (stack): those that met the criterion and whose
+    final network still meets it.  Training goes on after the criterion (DEAR has no stop at
+    criterion), and a network can end on a near tie that misclassifies a word (run 120 of the
+    150-network record: met at epoch 391, 75% at the end); the probes test final networks."""
     p = params_from_data(d["params"])
-    keep = np.flatnonzero(np.asarray(d["epochs_to_criterion"]) >= 0)
+    met = np.asarray(d["epochs_to_criterion"]) >= 0
+    keep = np.flatnonzero(met & (_word_right(_probe(p, DEAR_WORDS), DEAR_WORDS) >= 100.0))
     return type(p)(*(np.asarray(a)[keep] for a in p))
 
 
