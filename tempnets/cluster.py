@@ -46,7 +46,8 @@ ALLOWED_FAILURES = 3
 _ADDRESS = re.compile(r"(tcp|tls|ucx|inproc)://\S+|[A-Za-z0-9_.\-\[\]:]+:\d+")
 
 
-__all__ = ["ClusterError", "check_address", "local_workers", "connect", "DaskExecutor"]
+__all__ = ["ClusterError", "check_address", "local_workers", "connect", "DaskExecutor",
+           "seed_costs"]
 
 
 class ClusterError(Exception):
@@ -193,3 +194,34 @@ class DaskExecutor:
 def _differences(theirs: dict, ours: dict) -> str:
     return ", ".join(f"{k} {theirs.get(k)!r} there, {ours.get(k)!r} here"
                      for k in sorted(set(theirs) | set(ours)) if theirs.get(k) != ours.get(k))
+
+
+def seed_costs(seeds: int = 10) -> dict:
+    """What a paper-scale robustness sweep of every recorded experiment would cost, from the
+    committed records (``book/paper_scale/<id>.json`` made at paper scale): per experiment its
+    wall time and threads, and the minutes one seed takes on one core, between that wall time
+    and that wall time times its threads (a run on 2 threads takes between one and two times
+    as long on one); and for ``seeds`` seeds of them all, the core-hours, as ``(low, high)``.
+
+    Returns ``{"rows": [{"id", "minutes", "jobs", "one_core": (low, high)}, ...],
+    "seed_core_hours": (low, high), "sweep_core_hours": (low, high), "longest": (id, low, high)}``."""
+    from . import experiments
+    from .checks import count
+
+    seeds = count("seeds", seeds, 1, 10**6)
+    rows = []
+    for e in experiments.EXPERIMENTS:
+        path = experiments.find_record(f"paper_scale/{e.id}.json")
+        if not path.is_file():
+            continue
+        record = experiments.read_record(path)
+        if record["scale"] != "paper":
+            continue
+        minutes = record["wall_time_s"] / 60
+        rows.append({"id": e.id, "minutes": minutes, "jobs": record["jobs"],
+                     "one_core": (minutes, minutes * record["jobs"])})
+    low, high = (sum(r["one_core"][i] for r in rows) / 60 for i in (0, 1))
+    longest = max(rows, key=lambda r: r["one_core"][1]) if rows else None
+    return {"rows": rows, "seed_core_hours": (low, high),
+            "sweep_core_hours": (seeds * low, seeds * high),
+            "longest": None if longest is None else (longest["id"], *longest["one_core"])}

@@ -889,6 +889,7 @@ EXAMPLES.update({
     "tempnets.scorecard.chapter_of": _a("gsm-reber-3hu"),
     "tempnets.scorecard.table_counts": _lazy(lambda: Example(_view_table())),
     "tempnets.cluster.check_address": _a("tcp://127.0.0.1:8786"),
+    "tempnets.cluster.seed_costs": _a(10),
 })
 NOT_PROBED.update({
     "tempnets.scorecard.scorecard": "takes no argument: re-derives every record (minutes); tests/test_scorecard.py",

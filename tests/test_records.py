@@ -278,3 +278,21 @@ def test_records_are_written_as_standard_json(tmp_path):
     back = json.loads(path.read_text(), parse_constant=_refuse_constant)
     assert back == {"a": None, "b": ["inf", "-inf", 1.5], "c": [None, 2.0]}
     assert [float(v) for v in back["b"]] == [np.inf, -np.inf, 1.5]
+
+
+def test_the_cluster_pages_costs_add_up_the_paper_scale_records():
+    """Issue 36: the cost of a paper-scale sweep, computed from the records (book/cluster.md)."""
+    from tempnets import cluster
+
+    costs = cluster.seed_costs(10)
+    paper = {p.stem: experiments.read_record(p) for p in RECORDS
+             if experiments.read_record(p)["scale"] == "paper"}
+    assert {r["id"] for r in costs["rows"]} == set(paper)
+    for r in costs["rows"]:
+        rec = paper[r["id"]]
+        assert r["one_core"] == pytest.approx((rec["wall_time_s"] / 60, rec["wall_time_s"] * rec["jobs"] / 60))
+    low = sum(r["one_core"][0] for r in costs["rows"]) / 60
+    assert costs["seed_core_hours"][0] == pytest.approx(low)
+    assert costs["sweep_core_hours"] == pytest.approx(tuple(10 * h for h in costs["seed_core_hours"]))
+    with pytest.raises(ValueError, match="seeds must be an integer in \\[1, 1000000\\]"):
+        cluster.seed_costs(0)
