@@ -81,7 +81,7 @@ EXPECT = {
     "21-incorrect": {"book": None, "paper": False},
     "acp": {"note 6": {"book": (False, False, False, False), "paper": (False, False, False, False)},
             "pattern by pattern": {"book": (None, False, None, True),
-                                   "paper": (None, False, None, True)}},
+                                   "paper": (True, False, True, True)}},
     "problem3-median": {"book": None, "paper": None},
     "problem3-plateau": {"book": None, "paper": True},
     "problem3-growth": {"book": None, "paper": None},
@@ -934,7 +934,8 @@ def run_acp(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result
     (:func:`tempnets.analysis.acp_r_squared`).  The alternative
     pattern-by-pattern regression (:func:`acp_pattern_r_squared`) is
     reported beside it, labelled.  The paper's sizes at both scales; ``R``
-    networks (``book`` 4, ``paper`` 20), r² averaged over them.  Training
+    networks (``book`` 4, ``paper`` 100: with 20 the first phase's rows were inconclusive), r²
+    averaged over them.  Training
     runs in 50-epoch calls, each starting with zero momentum (a small
     departure, see the chapter's fidelity note).  ``trained``: the data of an
     earlier run, whose claims are re-derived from its recorded r² without
@@ -949,7 +950,7 @@ def run_acp(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result
     g = reber()
     strings = g.enumerate(8, 3)
     enc = [g.encode(s) for s in strings]
-    R = choose(4, 20, scale)
+    R = choose(4, 100, scale)  # paper: 100, since 20 left the first phase undecided (issue 32)
     acp = analysis.average_conditional_probabilities(strings, g, range(7))
     rows, x = acp_pattern_design(strings, strings, g, range(7))
     gen = as_generator(_sub(seed, 3, 1))
