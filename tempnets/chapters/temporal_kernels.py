@@ -725,8 +725,8 @@ _EXPECT = {
                                     "lstm": None, "rnn": None, "plus_n": None},
     ("tk-long-delays", "book"): {"learns": None, "store50": None, "stable": None, "lstm": None,
                                  "rnn": None, "plus_n": None},
-    ("tk-long-delays", "paper"): {"learns": None, "store50": None, "stable": None, "lstm": None,
-                                  "rnn": None, "plus_n": None},
+    ("tk-long-delays", "paper"): {"learns": True, "store50": True, "stable": None, "lstm": True,
+                                  "rnn": True, "plus_n": True},
 }
 """Whether each claim holds, per experiment and scale, as the chapter reports it: measured
 (book scale, seed 0; paper scale, the runs recorded in ``book/paper_scale/``), then written
@@ -739,6 +739,8 @@ inconclusive at both scales.  "Learns" at book scale (5 of 5 TKRNNs in our run a
 ``reproduce --perturb 1e-12``) is shown, not asserted: in a run whose arithmetic differed only in
 the last bits (BLAS products, before the portable kernels) one of the five fell short (4 of 5,
 an interval reaching below one half), so one network decides it.
+``tk-long-delays`` at paper scale (8 networks per model) asserts every row but "stable" (5 of 8,
+an interval across one half); each asserted row stays on its side if any one network changes.
 ``tk-long-delays`` at book scale asserts nothing: whether its control learns hangs on the last
 bits (in our run 2 of 5 LSTMs reach 0.99 at delay 50 and "learns", "stores" and "stable" do
 not hold; in a run whose arithmetic differed only in Adam's bias correction no LSTM reached
