@@ -16,10 +16,6 @@ ROOT = Path(__file__).resolve().parents[1]
 # undecidable claim fails this test, and so does fixing one (remove it here when its record is
 # re-run with enough networks, or its test redesigned).
 KNOWN_UNDECIDABLE_AT_PAPER_SCALE = {
-    # a share of 3 networks: needs re-run with n >= 4, issue 32 item 4 (three rows)
-    ("tk-serial-recall", "a TKRNN learns the task: string accuracy at the longest training delay"),
-    ("tk-serial-recall", "it stores 35 bits for at least 50 steps: string accuracy at delay 50"),
-    ("tk-serial-recall", "the string is held as a stable hidden state: stored for 50 steps"),
     # "every run" / "no run" can be refuted by runs, never established, and "some run" established,
     # never refuted: no n decides them; needs a new test (a share against a stated bound),
     # issue 32 item 4
