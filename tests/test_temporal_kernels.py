@@ -140,7 +140,7 @@ def test_stable_and_comparable_need_a_stored_string():
         run["string"] = [0.0] * len(run["string"])
     lost = _claims_by_name(forgot)
     stable, comparable = lost["the string is held as a stable hidden state"], lost["comparable to the LSTM"]
-    assert stable.holds is False and "no string is stored" in stable.note and not stable.not_tested
+    assert stable.holds is False and "no network stores the string" in stable.note and not stable.not_tested
     assert comparable.ours == 1.0 and not comparable.not_tested  # tested: the control learns
     # A network counts as stable only if it stores the string and its state does not drift.
     every = copy.deepcopy(data)

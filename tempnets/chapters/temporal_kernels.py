@@ -681,8 +681,9 @@ def _recall_claims(data, sz, expect, scale) -> claims.ClaimsTable:
           f"and an RMS change per unit per step over the last 10 steps of a {delays[-1]}-step "
           f"delay ≤ {STABLE}", "§1", None, round(k / n, 3), claims.at_least(0.5),
           expected=expect["stable"], interval=intervals.share(k, n), not_tested=control,
-          note=(f"no string is stored (string accuracy {acc50['TKRNN']:.3f} at delay "
-                f"{delays[j50]}); its state drifts {drift['TKRNN']:.4f}; " if stored == 0 else
+          note=(f"no network stores the string to {CRITERION} (median string accuracy "
+                f"{acc50['TKRNN']:.3f} at delay {delays[j50]}); its state drifts {drift['TKRNN']:.4f}; "
+                if stored == 0 else
                 f"{stored} of {n} store it; median drift {drift['TKRNN']:.4f}, LSTM (h): "
                 f"{drift['LSTM']:.4f}; ") + _share_note("do both", k, n, "a network counts only if it "
                                                         "stores the string"))
