@@ -285,8 +285,8 @@ def test_the_cluster_pages_costs_add_up_the_paper_scale_records():
     from tempnets import cluster
 
     costs = cluster.seed_costs(10)
-    paper = {p.stem: experiments.read_record(p) for p in RECORDS
-             if experiments.read_record(p)["scale"] == "paper"}
+    records = {p.stem: experiments.read_record(p) for p in RECORDS}
+    paper = {name: rec for name, rec in records.items() if rec["scale"] == "paper"}
     assert {r["id"] for r in costs["rows"]} == set(paper)
     for r in costs["rows"]:
         rec = paper[r["id"]]
