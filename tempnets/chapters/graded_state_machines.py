@@ -1379,7 +1379,7 @@ def run_embedded(scale="book", seed=0, jobs=1, progress=None, trained=None) -> R
     15 hidden units trained on the symmetrical or the asymmetrical grammar
     (:func:`tempnets.grammars.embedded_subgrammar`), tested on 20,000 strings
     of the *symmetrical* one: hit, error or miss at the exit
-    (:func:`tempnets.metrics.exit_outcomes`).  ``paper``: 900,000 strings, 10
+    (:func:`tempnets.metrics.exit_outcomes`).  ``paper``: 900,000 strings, 60
     networks of each; ``book``: 300,000 strings, 3 of each (the paper shows one
     network of each).  Figure 20: hidden states of the distinct strings of up
     to :data:`FIGURE20_MAX_LETTERS` letters, after each letter of the embedding.
@@ -1392,7 +1392,11 @@ def run_embedded(scale="book", seed=0, jobs=1, progress=None, trained=None) -> R
         return Result(_embedded_claims(data, get_scale(scale)), data)
     gs, ga = embedded_subgrammar(True), embedded_subgrammar(False)
     n = choose(300_000, 900_000, scale)
-    R = choose(3, 10, scale)
+    # paper: 60 networks of each (the paper shows one).  With 10, the hits and misses (spread
+    # about 22 points from network to network) were inconclusive, their means 8 points outside
+    # the tolerance; a t interval that narrow needs about 40 (issue 32).  Networks 0-9 are the
+    # same as in the run of 10.
+    R = choose(3, 60, scale)
     test = gs.sample(20_000, rng=_sub(seed, 5, 1))
     with numba_threads(jobs):
         hs = train_online(gs.tables(), n, config=config(15), n_networks=R, rng=_sub(seed, 5, 2),
