@@ -44,6 +44,14 @@ decide"), its outcome is ``None``, it is never asserted, and a stated verdict is
 Computations: a row that holds for any network (a property of a sampler, an exact count, an
 identity) is made with ``kind="computation"``: it checks the code, not the paper, and is shown
 in its own group below the replications and counted apart (:meth:`ClaimsTable.counts`).
+Screens: a row that compares two of *our* reconstruction's choices (which reading of a paper's
+silent detail trains better; source ``"ours (method)"``, no paper value) is made with
+``kind="screen"``: it says how we chose, not what the paper found, and is shown and counted apart
+in the same way.
+
+Inconclusive rows say why (:attr:`Claim.why_inconclusive`): how far the estimate lies from the
+threshold its interval straddles, against the interval's reach on that side, and about how many
+runs an effect of that size would need, so that a reader sees whether more runs could decide it.
 """
 
 from __future__ import annotations
@@ -55,7 +63,7 @@ import numpy as np
 
 from .intervals import Design
 
-__all__ = ["OUTCOMES", "NOT_TESTED", "UNDECIDABLE", "KINDS", "CATEGORIES", "COMPUTATIONS", "RUNS_TRIED",
+__all__ = ["OUTCOMES", "NOT_TESTED", "UNDECIDABLE", "KINDS", "CATEGORIES", "COMPUTATIONS", "SCREENS", "RUNS_TRIED",
            "Check", "within", "relative", "at_least", "at_most", "between", "is_true", "Claim",
            "ClaimFailed", "ClaimsTable", "design_check", "runs_needed", "control_gate"]
 
@@ -320,8 +328,9 @@ OUTCOMES = {True: "holds", False: "does not hold", None: "inconclusive at this s
 UNDECIDABLE = "shown, not decided"
 """The verdict's opening words for a claim undecidable by design (see :func:`design_check`)."""
 
-KINDS = ("replication", "computation")
-"""What a claim is: a replication of the paper, or a computation that holds for any network."""
+KINDS = ("replication", "computation", "screen")
+"""What a claim is: a replication of the paper, a computation that holds for any network, or a
+screen of our own reconstruction's choices (not a claim of the paper)."""
 
 CATEGORIES = ("holds", "does not hold", "inconclusive", "undecidable by design", "not tested")
 """How a claim is counted (:attr:`Claim.category`)."""
@@ -331,6 +340,19 @@ NOT_TESTED = "not tested"
 
 COMPUTATIONS = "Checks of the code (true of any network; not counted as replications)"
 """The heading of a table's computations (``kind="computation"``)."""
+
+SCREENS = "Screens of our own choices (not claims of the paper; not counted as replications)"
+"""The heading of a table's screens (``kind="screen"``)."""
+
+HOPELESS = 100
+"""An inconclusive claim that would need more than this many times its runs to decide an effect
+of the size measured is said to sit on its threshold (:attr:`Claim.why_inconclusive`)."""
+
+
+def _size(x: float, digits: int = 2) -> str:
+    """A number for a sentence: whole with commas from 1,000 (``30,500``), else ``digits``
+    significant digits (a distance: ``7.8``, ``0.12``; a value: ``57.17``)."""
+    return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.{max(digits, 3 if abs(x) >= 100 else digits)}g}"
 
 
 def _fmt(x) -> str:
@@ -375,8 +397,9 @@ class Claim:
         How ``ours`` is estimated from runs; taken from ``interval`` when it carries one.
         A claim that could not come out both ways is undecidable by design (:func:`design_check`).
     kind : str
-        ``"replication"`` (default) or ``"computation"``: a row that holds for any network
-        (a sampler's property, an exact count or identity), shown and counted apart.
+        ``"replication"`` (default), ``"computation"`` (a row that holds for any network: a
+        sampler's property, an exact count or identity) or ``"screen"`` (a comparison of our own
+        reconstruction's choices, no claim of the paper); the last two are shown and counted apart.
     do_nothing : float or None
         The value ``ours`` takes for a network that learns nothing (for a comparison with a
         baseline).  Shown with the test; when it passes the test too, the claim is not tested.
@@ -484,6 +507,39 @@ class Claim:
         return "FAILS" if self.expected else "UNEXPECTEDLY HOLDS"
 
     @property
+    def why_inconclusive(self) -> str:
+        """``""`` unless the claim is inconclusive; then why, e.g. ``"22 is 8 from the threshold
+        30, inside the interval's reach (8.5) at n = 20: about 23 runs would decide an effect this
+        size"``.
+
+        The threshold is the edge of the passing values that the interval straddles nearest the
+        estimate; the reach is the interval's extent from the estimate towards it.  The runs
+        needed assume the interval narrows as one over the square root of the runs and the spread
+        stays as measured (a forecast, not a promise); for a design whose threshold is a count of
+        runs, or more than :data:`HOPELESS` times the runs, none is given."""
+        if self.category != "inconclusive" or self.interval is None or self.check.kind in ("true", "recorded"):
+            return ""
+        x, (lo, hi) = float(self.ours), self.interval
+        edges = [t for t in self.check.region(self.paper) if math.isfinite(t) and lo <= t <= hi]
+        if not edges or not lo <= x <= hi:
+            return f"its interval {_fmt_interval(self.interval)} reaches both sides of the test"
+        t = min(edges, key=lambda e: abs(e - x))
+        d, reach = abs(x - t), (hi - x if t >= x else x - lo)
+        say = (f"{_size(x, 4)} is {_size(d)} from the threshold {_size(t, 4)}, inside the interval's "
+               f"reach ({_size(reach)})")
+        design = self.design
+        if design is None:
+            return say
+        n = min(design.sizes)
+        say += f" at n = {n}"
+        if design.unit == "count" and design.discrete:
+            return say + " (a count of runs: more runs change what it counts)"
+        if d == 0 or (reach / d) ** 2 > HOPELESS:
+            return say + f": it sits on its threshold (an effect this size needs over {HOPELESS}× the runs)"
+        need = max(n + 1, math.ceil(n * (reach / d) ** 2))
+        return say + f": about {need} runs would decide an effect this size"
+
+    @property
     def as_expected(self) -> bool:
         """The outcome is the one the chapter states (always, for a claim it does not assert)."""
         if self.expected is None:
@@ -546,7 +602,8 @@ class ClaimsTable:
 
     def rows(self) -> list[dict]:
         """The table as plain records (for JSON output); ``not_tested``, ``undecidable`` (with
-        ``shows``, what the runs showed), ``kind`` (a computation) and ``do_nothing`` only where set."""
+        ``shows``, what the runs showed), ``kind`` (a computation or a screen),
+        ``why_inconclusive`` and ``do_nothing`` only where set."""
         return [
             {"statement": c.statement, "source": c.source, "paper": c.paper, "ours": c.ours,
              "test": c.check.describe(), "expected": c.expected, "holds": c.holds,
@@ -555,6 +612,7 @@ class ClaimsTable:
              **({"not_tested": c.not_tested} if c.not_tested else {}),
              **({"undecidable": c.undecidable, "shows": c.measured} if c.undecidable else {}),
              **({"kind": c.kind} if c.kind != "replication" else {}),
+             **({"why_inconclusive": c.why_inconclusive} if c.why_inconclusive else {}),
              **({"do_nothing": c.do_nothing} if c.do_nothing is not None else {})}
             for c in self.claims
         ]
@@ -572,10 +630,11 @@ class ClaimsTable:
         return [c for c in self.claims if c.undecidable]
 
     def _groups(self) -> list:
-        """``(heading or None, claims)``: the replications, then the computations under a heading."""
-        reps = [c for c in self.claims if c.kind == "replication"]
-        comps = [c for c in self.claims if c.kind == "computation"]
-        return [(None, reps)] + ([(COMPUTATIONS, comps)] if comps else [])
+        """``(heading or None, claims)``: the replications, then the screens and the computations
+        under their headings."""
+        group = {k: [c for c in self.claims if c.kind == k] for k in KINDS}
+        return [(None, group["replication"])] + [(h, group[k]) for k, h in
+                                                 (("screen", SCREENS), ("computation", COMPUTATIONS)) if group[k]]
 
     def with_robustness(self, counts: dict) -> "ClaimsTable":
         """This table with a column "over seeds" from a robustness record's ``counts``
@@ -618,8 +677,9 @@ class ClaimsTable:
                                      f"; doing nothing: {_fmt(c.do_nothing)}")
         if c.design is not None:
             test += f" ({c.design.describe()})"
+        verdict = c.verdict + (f" ({c.why_inconclusive})" if c.why_inconclusive else "")
         cells = (c.statement + (f" ({c.note})" if c.note else ""), c.source, _fmt(c.paper),
-                 ours, test, c.verdict)
+                 ours, test, verdict)
         return cells + ((self.seeds_cell(c),) if self.robustness else ())
 
     def __str__(self) -> str:

@@ -2,7 +2,8 @@
 
 Each claim counts as one of :data:`tempnets.claims.CATEGORIES` (holds, does not hold,
 inconclusive, undecidable by design, not tested); the computations (``kind="computation"``:
-rows true of any network) are counted apart from the replications.
+rows true of any network) and the screens (``kind="screen"``: comparisons of our own
+reconstruction's choices) are counted apart from the replications.
 
 Where the claims come from, without training anything:
 
@@ -80,20 +81,23 @@ class Scorecard:
 
     def summary(self) -> str:
         """A Markdown table: per chapter and scale, holds / does not hold / inconclusive
-        (of which undecidable by design) / not tested, and the computations apart."""
+        (of which undecidable by design) / not tested, and the computations and screens apart."""
         head = ("| chapter | book scale: holds / does not / inconclusive (by design) / not tested "
-                "| paper scale: same | computations (book; paper): holds / other |\n|---|---|---|---|")
+                "| paper scale: same | computations (book; paper): holds / other "
+                "| screens of our choices (book; paper): holds / other |\n|---|---|---|---|---|")
         lines = [head]
         reps = {s: self.counts(s) for s in SCALES}
         comps = {s: self.counts(s, "computation") for s in SCALES}
+        screens = {s: self.counts(s, "screen") for s in SCALES}
         total = {s: dict.fromkeys(CATEGORIES, 0) for s in SCALES}
         for ch in CHAPTERS.values():
             for s in SCALES:
                 for k, v in reps[s][ch].items():
                     total[s][k] += v
             lines.append(f"| {ch} | {_cell(reps['book'][ch])} | {_cell(reps['paper'][ch])} | "
-                         f"{_comp_cell(comps['book'][ch])}; {_comp_cell(comps['paper'][ch])} |")
-        lines.append(f"| **all** | {_cell(total['book'])} | {_cell(total['paper'])} | |")
+                         f"{_comp_cell(comps['book'][ch])}; {_comp_cell(comps['paper'][ch])} | "
+                         f"{_comp_cell(screens['book'][ch])}; {_comp_cell(screens['paper'][ch])} |")
+        lines.append(f"| **all** | {_cell(total['book'])} | {_cell(total['paper'])} | | |")
         return "\n".join(lines)
 
     def details(self, chapter: str) -> str:
@@ -109,10 +113,19 @@ class Scorecard:
                     rows.setdefault(key, {"kind": c.kind})[s] = c.category
         lines = ["| experiment | claim | book scale | paper scale |", "|---|---|---|---|"]
         for (eid, statement), r in rows.items():
-            mark = " *(computation)*" if r["kind"] == "computation" else ""
+            mark = f" *({r['kind']})*" if r["kind"] != "replication" else ""
             text = statement.replace("|", "\\|")
             lines.append(f"| {eid} | {text}{mark} | {r.get('book', '—')} | {r.get('paper', '—')} |")
         return "\n".join(lines)
+
+
+    def why_inconclusive(self, scale: str = "paper") -> str:
+        """A Markdown list: every inconclusive replication row of ``scale`` and why
+        (:attr:`tempnets.claims.Claim.why_inconclusive`), or ``"None."``."""
+        if scale not in SCALES:
+            raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
+        return "\n".join(f"- `{eid}`: {c.statement} — {c.why_inconclusive or 'its interval straddles the test'}"
+                         for eid, c in self.claims(scale, "inconclusive")) or "None."
 
 
 def _cell(c: dict) -> str:

@@ -209,3 +209,49 @@ def test_a_claim_whose_control_failed_is_not_tested():
         ClaimsTable("t", [stated]).verify()
     with pytest.raises(TypeError, match="not_tested must be a str"):
         Claim("x", "s", None, 0.9, at_least(0.5), None, not_tested=True)
+
+
+# ----------------------------------------------------------------------------- why inconclusive
+
+def test_an_inconclusive_row_says_how_far_its_threshold_is_and_what_would_decide_it():
+    from tempnets import intervals
+    from tempnets.claims import ClaimsTable, at_least, at_most
+
+    t = ClaimsTable("why")
+    # a mean of 20 networks, 22 [13.5, 30.5] against <= 30: 8 from it, reach 8.5 -> about 23 runs
+    c = t.add("mean", "s", None, 22.0, at_most(30), expected=None,
+              interval=intervals.Interval(13.5, 30.5, intervals.Design("mean", (20,))))
+    assert c.category == "inconclusive"
+    assert c.why_inconclusive == ("22 is 8 from the threshold 30, inside the interval's reach (8.5) at "
+                                  "n = 20: about 23 runs would decide an effect this size")
+    # on the threshold: no number of runs
+    c = t.add("share", "s", None, 50.0, at_least(50), expected=None, interval=intervals.percent(10, 20))
+    assert "sits on its threshold (an effect this size needs over 100× the runs)" in c.why_inconclusive
+    # a count of runs against a count: more runs change what it counts, no forecast
+    c = t.add("count", "s", None, 5, at_least(4), expected=None, interval=intervals.count(5, 30))
+    assert c.category == "inconclusive" and c.why_inconclusive.endswith("more runs change what it counts)")
+    # no design: the distance and the reach only
+    c = t.add("plain", "s", 75.0, 57.2, claims.within(10), expected=None, interval=(41.2, 73.1))
+    assert c.why_inconclusive == "57.2 is 7.8 from the threshold 65, inside the interval's reach (16)"
+    # decided rows, and rows not tested, say nothing
+    assert not t.add("held", "s", None, 22.0, at_most(30), expected=None, interval=(20, 24)).why_inconclusive
+    assert not t.add("nt", "s", None, 22.0, at_most(30), expected=None, interval=(13.5, 30.5),
+                     not_tested="its control failed").why_inconclusive
+    rows = {r["statement"]: r for r in t.rows()}
+    assert rows["mean"]["why_inconclusive"] == t.claims[0].why_inconclusive and "why_inconclusive" not in rows["held"]
+    assert "inconclusive at this scale (22 is 8" in str(t)  # the verdict column, cut at 40
+
+
+def test_screens_are_a_kind_shown_and_counted_apart():
+    from tempnets.claims import SCREENS, ClaimsTable, at_least
+
+    t = ClaimsTable("screen")
+    t.add("replication", "s", None, 1.0, at_least(0.5))
+    t.add("reading A trains better", "ours (method)", None, 0.5, at_least(1.0), expected=None,
+          interval=(0.0, 1.0), kind="screen")
+    assert t.counts()["holds"] == 1 and sum(t.counts().values()) == 1
+    assert t.counts("screen")["inconclusive"] == 1
+    assert [h for h, _ in t._groups()] == [None, SCREENS]
+    assert SCREENS in str(t) and t.rows()[1]["kind"] == "screen"
+    with pytest.raises(ValueError, match="kind must be one of replication, computation, screen"):
+        t.add("x", "s", None, 1.0, at_least(0.5), kind="method")

@@ -75,11 +75,12 @@ def test_notes_are_numbered_footnotes_under_the_table():
     refs = re.findall(r"<sup class='tnc-ref'><a href='#(tnc-[0-9a-f]{8})-(\d+)'", page)
     items = re.findall(r"<li id='(tnc-[0-9a-f]{8})-(\d+)'>", page)
     assert [int(k) for _, k in refs] == list(range(1, len(refs) + 1)) and refs == items
-    # the notes of the three rows with one, and why two rows are not tested / not decided
-    assert len(items) == 5
+    # the notes of the three rows with one, and why rows are not tested / not decided / inconclusive
+    assert len(items) == 6
     notes = re.findall(r"<li id='tnc-[0-9a-f]{8}-\d+'>(.*?) <a", page)
     assert notes[0].startswith("w<sub>B</sub> saturates") and "Not decided by design: n = 3" in notes[1]
-    assert "Not tested: the LSTM" in notes[3]
+    assert notes[3].startswith("Inconclusive: 0.5 is 0 from the threshold 0.5") and "sits on its threshold" in notes[3]
+    assert "Not tested: the LSTM" in notes[4]
     assert page.index("</table>") < page.index("<ol class='tnc-notes'>")
     # the claim cell holds the claim, not its note
     first_row = re.search(r"<tr class='tnc-v-holds'.*?</tr>", page).group(0)

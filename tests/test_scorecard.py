@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tempnets import experiments, scorecard as S
-from tempnets.claims import CATEGORIES
+from tempnets.claims import CATEGORIES, KINDS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -56,7 +56,7 @@ def test_scorecard_covers_every_experiment_and_record(card):
 
 def test_scorecard_counts_equal_what_the_tables_show(card):
     for scale in S.SCALES:
-        for kind in ("replication", "computation"):
+        for kind in KINDS:
             shown = {ch: dict.fromkeys(CATEGORIES, 0) for ch in S.CHAPTERS.values()}
             for eid, table in card.tables[scale].items():
                 for cat, n in S.table_counts(table, kind).items():
@@ -93,3 +93,17 @@ def test_the_scorecard_page_is_in_the_book_and_built_from_the_records():
 def test_chapter_of_names_a_bad_id():
     with pytest.raises(ValueError, match="unknown chapter prefix 'xx'"):
         S.chapter_of("xx-1")
+
+
+def test_every_inconclusive_paper_scale_row_says_why(card):
+    rows = card.claims("paper", "inconclusive")
+    assert all(c.why_inconclusive for _, c in rows), [c.statement for _, c in rows if not c.why_inconclusive]
+    assert card.why_inconclusive("paper").count("\n- ") == len(rows) - 1
+    with pytest.raises(ValueError, match="scale must be one of book, paper"):
+        card.why_inconclusive("huge")
+
+
+def test_the_readings_screen_is_counted_apart(card):
+    screen = card.tables["paper"]["tk-readings"]
+    assert screen.claims and {c.kind for c in screen.claims} == {"screen"}
+    assert sum(card.counts("paper", "screen")["Temporal kernels"].values()) == len(screen.claims)

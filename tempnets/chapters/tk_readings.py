@@ -487,7 +487,7 @@ def _screen_claims(data, scale) -> claims.ClaimsTable:
         t.add(f"{row['reading']}: the TKRNNs recall more letters at delay {sz['delays'][1]} than "
               "under today's reading (every network above every one of today's)", "ours (method)",
               None, round(row["above"], 3), claims.at_least(1.0), expected=None,
-              interval=row["interval"],
+              interval=row["interval"], kind="screen",
               note=f"ours: the share of (reading, today) pairs of networks in which the reading's "
                    f"recalls more letters; the screen's rule says {row['verdict']} (it decides only "
                    f"when all pairs agree, one-sided rank test p = {row['p']:.3f}; its interval: what "
