@@ -19,13 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RECORDS = sorted((ROOT / "book" / "paper_scale").glob("*.json"))
 
 NOT_YET_RERUN_FROM_A_CLEAN_CHECKOUT = {
-    "pa-4.2.robustness.json",
-    "pa-5.2.robustness.json",
-    "pa-8.2-8.3.robustness.json",
-    "pa-8.4.robustness.json",
     "pa-8.5.json",
-    "pa-8.5.robustness.json",
-    "pa-framing.robustness.json",
 }
 """Records written from a dirty worktree before issue 32 (file names in ``book/paper_scale/``)."""
 
