@@ -475,3 +475,72 @@ def test_statements_do_not_depend_on_the_seed(tiny):
                    "BPTT(4,1)": res, "BPTT(5,1)": res}
         statements.append([c.statement for c in pa.run_fig8_2_8_3("book", 0, trained=trained).claims.claims])
     assert statements[0] == statements[1] and len(statements[0]) == 4
+
+
+def test_an_interrupted_training_resumes_from_its_checkpoint_to_the_same_bits(tmp_path, monkeypatch):
+    """Issue 32 item 5: a PA paper run is resumable; the weights and scores kept after each
+    test continue to the result of a run never interrupted (same bits)."""
+    from tempnets.checkpoint import open_checkpoint
+
+    sz = pa.Sizes(2, 600, 200, 20)
+    g = pa._grammar("embedded")
+    tests = pa.make_test_sets(0, "embedded", "book", sz.n_test)
+    configs = {n: pa.condition_config(n) for n in ("SRN", "PA")}
+    whole = pa.train_conditions(g, configs, sz, seed=3, tests=tests, progress=False)
+
+    calls, real = [], pa.train_online
+
+    def interrupted(*args, **kwargs):  # the third segment never finishes
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    ck = open_checkpoint(tmp_path / "ck", {"test": "pa"}, every_seconds=0.0)
+    monkeypatch.setattr(pa, "train_online", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        pa.train_conditions(g, configs, sz, seed=3, tests=tests, progress=False, checkpoint=ck, key="pa-x")
+    monkeypatch.setattr(pa, "train_online", real)
+    assert ck.keys() == ["pa-x"]  # the two finished tests, kept under the run's key
+    again = open_checkpoint(tmp_path / "ck", {"test": "pa"}, resume=True, every_seconds=0.0)
+    calls.clear()
+    monkeypatch.setattr(pa, "train_online", lambda *a, **k: (calls.append(1), real(*a, **k))[1])
+    resumed = pa.train_conditions(g, configs, sz, seed=3, tests=tests, progress=False, checkpoint=again,
+                                  key="pa-x")
+    assert len(calls) == 1  # only the segment that was interrupted is trained again
+    for n in configs:
+        for k in ("strings_seen", "scores", "params", "networks", "config"):
+            assert resumed[n][k] == whole[n][k], (n, k)
+    # another run's checkpoint is refused, naming what differs
+    with pytest.raises(ValueError, match="made from something else: seed"):
+        pa.train_conditions(g, configs, sz, seed=4, tests=tests, progress=False, checkpoint=again, key="pa-x")
+    with pytest.raises(ValueError, match="keeps no checkpoint with on_test"):
+        pa.train_conditions(g, configs, sz, seed=3, tests=tests, progress=False, checkpoint=again,
+                            key="pa-y", on_test={"SRN": lambda n, p: None})
+
+
+def test_figure_8_4_compares_with_the_first_networks_of_a_larger_baseline():
+    """pa-8.1 trains 40 networks at paper scale, pa-8.4 20: networks 0-19 are the same, so
+    pa-8.4 compares with those; a baseline with fewer networks, or other strings, is refused."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "book" / "paper_scale"
+    r84 = json.loads((root / "pa-8.4.json").read_text())["data"]
+    r81 = json.loads((root / "pa-8.1.json").read_text())["data"]
+    R = r84["sizes"]["n_networks"]
+    assert r81["sizes"]["n_networks"] >= R
+
+    def resized(n, extra=0.0):  # the baseline's first n networks, then networks scoring `extra`
+        return {**r81, "sizes": {**r81["sizes"], "n_networks": n},
+                "summary": {k: {m: (v[:n] + [extra] * (n - len(v[:n])) if isinstance(v, list) else v)
+                                for m, v in d.items()} for k, d in r81["summary"].items()}}
+
+    a = pa.run_fig8_4("paper", 0, trained=r84, baseline=resized(R)).claims.rows()
+    assert pa.run_fig8_4("paper", 0, trained=r84, baseline=resized(R + 7, extra=100.0)).claims.rows() == a
+    assert pa.run_fig8_4("paper", 0, trained=r84, baseline=r81).claims.rows() == a
+    fewer = resized(R - 1)
+    with pytest.raises(ValueError, match="the baseline with at least as many networks"):
+        pa.run_fig8_4("paper", 0, trained=r84, baseline=fewer)
+    other = {**r81, "sizes": {**r81["sizes"], "test_every": r81["sizes"]["test_every"] // 2}}  # other tests
+    with pytest.raises(ValueError, match="must train on the same strings"):
+        pa.run_fig8_4("paper", 0, trained=r84, baseline=other)

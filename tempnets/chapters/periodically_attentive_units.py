@@ -70,6 +70,7 @@ from ..srn import init_params
 from ..scale import get_scale
 from ..srn import SRNParams, as_flat_strings, check_attention, check_params, srn_forward
 from ..grammars import check_grammar, check_strings
+from ..checkpoint import Checkpoint
 from ..training import TrainConfig, train_online
 
 __all__ = [
@@ -489,7 +490,7 @@ def _score(params: SRNParams, encoded, config: TrainConfig) -> dict:
 
 
 def train_condition(grammar, config: TrainConfig, sizes: Sizes, *, seed: int = 0, tests: dict,
-                    networks=None, progress=None, on_test=None) -> dict:
+                    networks=None, progress=None, on_test=None, checkpoint=None, key="run") -> dict:
     """Train ``sizes.n_networks`` networks of one condition, testing every ``sizes.test_every`` strings.
 
     Network ``k`` starts from the initial weights of ``spawn(seed, R)[k]`` (so
@@ -514,6 +515,11 @@ def train_condition(grammar, config: TrainConfig, sizes: Sizes, *, seed: int = 0
     on_test : callable, optional
         Called as ``on_test(strings_seen, params)`` after each test (e.g. for
         the hidden-state differences of Figure 2.1).
+    checkpoint : tempnets.checkpoint.Checkpoint, optional
+        Keep the weights and scores there after each test, under ``key``, and continue from
+        what is kept (see :func:`train_conditions`).
+    key : str
+        The checkpoint key.
 
     Returns
     -------
@@ -542,23 +548,37 @@ def train_condition(grammar, config: TrainConfig, sizes: Sizes, *, seed: int = 0
                         f"{checks.shown(on_test)}")
     hook = None if on_test is None else {"run": on_test}
     return train_conditions(grammar, {"run": config}, sizes, seed=seed, tests=tests,
-                            networks=networks, progress=progress, on_test=hook)["run"]
+                            networks=networks, progress=progress, on_test=hook,
+                            checkpoint=checkpoint, key=key)["run"]
 
 
 def train_conditions(grammar, configs: dict, sizes: Sizes, *, seed: int = 0, tests: dict,
-                     networks=None, progress=None, on_test=None) -> dict:
+                     networks=None, progress=None, on_test=None, checkpoint=None,
+                     key="conditions") -> dict:
     """:func:`train_condition` for several conditions side by side, sampling the strings once.
 
     ``configs`` maps names to :class:`TrainConfig` (same network sizes); the
     result maps the same names to what :func:`train_condition` returns for
     each, with the same numbers (the strings are shared, not changed), and
     ``on_test`` is ``None`` or a dict ``name -> callable``.  ``wall_time_s`` is
-    the time of the whole call, and ``trained_with`` lists the conditions that
-    shared it.
+    the time of the whole call (of its last session, when resumed), and
+    ``trained_with`` lists the conditions that shared it.
+
+    With ``checkpoint`` (a :class:`tempnets.checkpoint.Checkpoint`), the weights and the
+    scores so far are saved under ``key`` after each test, and a run that finds them there
+    continues from that test: each segment of strings depends only on the seed, its index and
+    the weights it starts from, so a resumed run ends with the same bits.  A run with
+    ``on_test`` keeps no checkpoint (what the hooks gathered before an interruption is lost).
     """
     t0 = time.perf_counter()
     names = list(configs)
     hooks = on_test or {}
+    if checkpoint is not None:
+        checks.instance("checkpoint", checkpoint, Checkpoint, "None or a tempnets.checkpoint.Checkpoint")
+        checks.instance("key", key, str)  # (load, below, refuses one a checkpoint cannot hold)
+    if checkpoint is not None and hooks:
+        raise ValueError("train_conditions keeps no checkpoint with on_test (the hooks' earlier "
+                         "calls would be lost on resuming): pass one or the other")
     nets = list(range(sizes.n_networks)) if networks is None else [int(k) for k in networks]
     tables = grammar.tables()
     seen, params = [], None
@@ -581,13 +601,26 @@ def train_conditions(grammar, configs: dict, sizes: Sizes, *, seed: int = 0, tes
             raise ValueError(f"conditions trained side by side need the same n_hidden; "
                              f"{names[0]!r} has {configs[names[0]].n_hidden}, {n!r} "
                              f"{configs[n].n_hidden}")
-    p0 = [init_params(7, configs[names[0]].n_hidden, 7, r=configs[names[0]].init_range,
-                      rng=gens[k]) for k in nets]
-    p0 = SRNParams(*(np.stack(a) for a in zip(*p0)))
-    test(0, [p0] * len(names))
     n_seg = sizes.n_strings // sizes.test_every
     cfgs = [configs[n] for n in names]
-    for j in range(n_seg):
+    made_from = {"sizes": dataclasses.asdict(sizes), "seed": int(seed), "grammar": grammar.name,
+                 "conditions": [[n, repr(c)] for n, c in zip(names, cfgs)], "networks": nets,
+                 "tests": list(tests)}
+    kept = None if checkpoint is None else checkpoint.load(key, made_from)
+    if kept is None:
+        start = 0
+        p0 = [init_params(7, configs[names[0]].n_hidden, 7, r=configs[names[0]].init_range,
+                          rng=gens[k]) for k in nets]
+        p0 = SRNParams(*(np.stack(a) for a in zip(*p0)))
+        test(0, [p0] * len(names))
+    else:  # the tests so far and the weights they scored, as the interrupted run left them
+        start, params = kept["segments"], kept["params"]
+        seen.extend(kept["seen"])
+        for n in names:
+            for name in tests:
+                for k in ("embed", "final"):
+                    sc[n][name][k].extend(kept["scores"][n][name][k])
+    for j in range(start, n_seg):
         if j == 0:
             # initial weights then strings from spawn(seed, R)[k], exactly as train_online draws them
             hs = train_online(tables, sizes.test_every, config=cfgs, n_networks=nets, rng=seed,
@@ -598,6 +631,9 @@ def train_conditions(grammar, configs: dict, sizes: Sizes, *, seed: int = 0, tes
                               chunk_strings=min(sizes.test_every, 50_000))
         params = [h.params for h in hs]
         test((j + 1) * sizes.test_every, params)
+        if checkpoint is not None:
+            checkpoint.save(key, {"segments": j + 1, "params": params, "seen": seen, "scores": sc},
+                            made_from)
     wall = round(time.perf_counter() - t0, 2)
     return {n: {
         "strings_seen": list(seen),
@@ -844,10 +880,11 @@ def make_test_sets(seed: int = 0, grammar_name: str = "embedded", scale=None, n_
 
 
 def _run_conditions(exp_id, names, grammar_name, scale, seed, jobs, progress, long=False,
-                    framing="thesis", trained=None):
+                    framing="thesis", trained=None, checkpoint=None):
     """Train every condition of ``names`` (or take them from ``trained``, the data of an
     earlier run of the same experiment, scale and seed, so its claims can be re-derived
-    without training again).  Returns ``(runs, test-set statistics, sizes, test sets)``."""
+    without training again), keeping them in ``checkpoint`` (if any) after each test.
+    Returns ``(runs, test-set statistics, sizes, test sets)``."""
     data = _check_reuse(trained, exp_id, scale, seed)
     if data is not None:
         sz = Sizes(**data["sizes"])
@@ -858,7 +895,8 @@ def _run_conditions(exp_id, names, grammar_name, scale, seed, jobs, progress, lo
     g = _grammar(grammar_name, framing)
     with numba_threads(jobs):  # side by side: the conditions share their strings, sampled once
         runs = train_conditions(g, {name: condition_config(name) for name in names}, sz,
-                                seed=seed, tests=tests, progress=progress)
+                                seed=seed, tests=tests, progress=progress, checkpoint=checkpoint,
+                                key=exp_id)
     stats = {name: length_statistics(s) for name, (s, _) in tests.items()}
     return runs, stats, sz, tests
 
@@ -1019,7 +1057,7 @@ def _scale_note(sz: Sizes) -> str:
 # ----------------------------------------------------------------------------- Figure 4.2 / 4.3
 
 
-def run_fig4_2(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
+def run_fig4_2(scale="book", seed=0, jobs=1, progress=None, trained=None, checkpoint=None) -> Result:
     """Figures 4.2-4.6: SRN vs PA network on the embedded Reber grammar.
 
     Both conditions train the same weight sets on the same strings, tested
@@ -1031,7 +1069,8 @@ def run_fig4_2(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Res
     re-derive the claims without training.
     """
     runs, stats, sz, tests = _run_conditions("pa-4.2", ["SRN", "PA"], "embedded", scale, seed,
-                                             jobs, progress, long=True, trained=trained)
+                                             jobs, progress, long=True, trained=trained,
+                                             checkpoint=checkpoint)
     s = _summary(runs)
     srn_f, pa_f = np.array(s["SRN"]["final"]), np.array(s["PA"]["final"])
     srn_e, pa_e = np.array(s["SRN"]["embed"]), np.array(s["PA"]["embed"])
@@ -1108,7 +1147,7 @@ def run_fig4_2(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Res
 # ----------------------------------------------------------------------------- Figure 5.2
 
 
-def run_fig5_2(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
+def run_fig5_2(scale="book", seed=0, jobs=1, progress=None, trained=None, checkpoint=None) -> Result:
     """Figure 5.2: the PA networks of ``pa-4.2`` tested on long strings (chapter 5).
 
     Test sets: 1000 strings of at least 50 letters and 100 of at least 300,
@@ -1126,7 +1165,7 @@ def run_fig5_2(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Res
     else:
         data = _check_reuse(trained, "pa-4.2", scale, seed)
         if data is None:
-            data = run_fig4_2(scale, seed, jobs, progress).data
+            data = run_fig4_2(scale, seed, jobs, progress, checkpoint=checkpoint).data
         pa = data["runs"]["PA"]
         e0, f0 = _final(pa, "original")
         e50, f50 = _final(pa, "len>=50")
@@ -1167,10 +1206,10 @@ def run_fig5_2(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Res
 # ----------------------------------------------------------------------------- Figure 6.2
 
 
-def run_fig6_2(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
+def run_fig6_2(scale="book", seed=0, jobs=1, progress=None, trained=None, checkpoint=None) -> Result:
     """Figure 6.2: with a time-varying indicator position the PA units no longer help (chapter 6)."""
     runs, stats, sz, _ = _run_conditions("pa-6.2", ["SRN", "PA"], "time-varying", scale, seed,
-                                         jobs, progress, trained=trained)
+                                         jobs, progress, trained=trained, checkpoint=checkpoint)
     s = _summary(runs)
     srn_e, srn_f = np.array(s["SRN"]["embed"]), np.array(s["SRN"]["final"])
     pa_e, pa_f = np.array(s["PA"]["embed"]), np.array(s["PA"]["final"])
@@ -1217,7 +1256,7 @@ def _bptt_claims(t, s, th, source, pa=False, embed_expected=True, fig=None):
     return b3, b4, b5, tm
 
 
-def run_fig8_1(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
+def run_fig8_1(scale="book", seed=0, jobs=1, progress=None, trained=None, checkpoint=None) -> Result:
     """Figure 8.1: BPTT(3,1), BPTT(4,1), BPTT(5,1) on the embedded Reber grammar (chapter 8).
 
     BPTT(h, 1) back-propagates ``h - 2`` steps through the recurrent weights
@@ -1253,7 +1292,7 @@ def run_fig8_1(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Res
     return Result(t, data)
 
 
-def run_fig8_2_8_3(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
+def run_fig8_2_8_3(scale="book", seed=0, jobs=1, progress=None, trained=None, checkpoint=None) -> Result:
     """Figures 8.2 and 8.3: the BPTT(4,1) and BPTT(5,1) networks of ``pa-8.1`` on long strings.
 
     ``trained``: the ``pa-8.1`` result of the same scale and seed (its networks are
@@ -1263,7 +1302,7 @@ def run_fig8_2_8_3(scale="book", seed=0, jobs=1, progress=None, trained=None) ->
     own = _own_data(trained, "pa-8.2-8.3", scale, seed, ("sizes", "BPTT(4,1)", "BPTT(5,1)"))
     data = own if own is not None else _check_reuse(trained, "pa-8.1", scale, seed)
     if data is None:
-        data = run_fig8_1(scale, seed, jobs, progress).data
+        data = run_fig8_1(scale, seed, jobs, progress, checkpoint=checkpoint).data
     sz = Sizes(**data["sizes"])
     out = {"experiment": "pa-8.2-8.3", "scale": get_scale(scale), "seed": seed,
            "sizes": dataclasses.asdict(sz)}
@@ -1304,7 +1343,7 @@ def run_fig8_2_8_3(scale="book", seed=0, jobs=1, progress=None, trained=None) ->
 # ----------------------------------------------------------------------------- Figure 8.4, 8.5
 
 
-def _bptt_baseline(names, scale, seed, jobs, progress) -> dict:
+def _bptt_baseline(names, scale, seed, jobs, progress, checkpoint=None) -> dict:
     """The part of :func:`run_fig8_1`'s data that ``pa-8.4`` and ``pa-framing`` compare with,
     for the conditions ``names`` only: ``sizes``, ``summary`` and ``runs`` (scored on the
     original test set only).
@@ -1318,12 +1357,14 @@ def _bptt_baseline(names, scale, seed, jobs, progress) -> dict:
     tests = make_test_sets(seed, "embedded", scale, sz.n_test)
     with numba_threads(jobs):
         runs = train_conditions(_grammar("embedded"), {n: condition_config(n) for n in names}, sz,
-                                seed=seed, tests=tests, progress=progress)
+                                seed=seed, tests=tests, progress=progress, checkpoint=checkpoint,
+                                key="pa-8.1-baseline")
     return {"experiment": "pa-8.1", "scale": get_scale(scale), "seed": seed,
             "sizes": dataclasses.asdict(sz), "summary": _summary(runs), "runs": runs}
 
 
-def run_fig8_4(scale="book", seed=0, jobs=1, progress=None, trained=None, baseline=None) -> Result:
+def run_fig8_4(scale="book", seed=0, jobs=1, progress=None, trained=None, baseline=None,
+               checkpoint=None) -> Result:
     """Figure 8.4: PA networks trained with BPTT(3,1), (4,1), (5,1) (chapter 8).
 
     The thesis's point is a comparison with Figure 8.1: PA units help when the
@@ -1334,12 +1375,15 @@ def run_fig8_4(scale="book", seed=0, jobs=1, progress=None, trained=None, baseli
     """
     names = ["PA-BPTT(3,1)", "PA-BPTT(4,1)", "PA-BPTT(5,1)"]
     runs, stats, sz, _ = _run_conditions("pa-8.4", names, "embedded", scale, seed, jobs, progress,
-                                         trained=trained)
+                                         trained=trained, checkpoint=checkpoint)
     base = _check_reuse(baseline, "pa-8.1", scale, seed)
     if base is None:  # what pa-8.1 would give for the two conditions compared, trained alone
-        base = _bptt_baseline(["BPTT(3,1)", "BPTT(4,1)"], scale, seed, jobs, progress)
-    if Sizes(**base["sizes"]) != sz:
-        raise ValueError("pa-8.4 and its pa-8.1 baseline must have the same sizes")
+        base = _bptt_baseline(["BPTT(3,1)", "BPTT(4,1)"], scale, seed, jobs, progress, checkpoint)
+    bsz = Sizes(**base["sizes"])
+    # networks 0 .. R-1 are the same whatever R: a pa-8.1 run of more networks is compared by its first R
+    if dataclasses.replace(bsz, n_networks=sz.n_networks) != sz or bsz.n_networks < sz.n_networks:
+        raise ValueError(f"pa-8.4 and its pa-8.1 baseline must train on the same strings, tested alike, "
+                         f"the baseline with at least as many networks; pa-8.4: {sz}, pa-8.1: {bsz}")
     s = _summary(runs)
     th = THESIS["fig8.4"]
     t = claims.ClaimsTable(f"Figure 8.4: PA-BPTT(h,1) ({_scale_note(sz)})")
@@ -1347,7 +1391,7 @@ def run_fig8_4(scale="book", seed=0, jobs=1, progress=None, trained=None, baseli
     b3, b4, b5, tm = _bptt_claims(t, s, th, "Figure 8.4", pa=True, fig="fig8.4",
                                   embed_expected=expect("embed"))
     R = len(b3)
-    plain = {h: np.array(base["summary"][f"BPTT({h},1)"]["final"]) for h in (3, 4)}
+    plain = {h: np.array(base["summary"][f"BPTT({h},1)"]["final"])[:R] for h in (3, 4)}
     tp = {h: thesis_average("fig8.1", f"BPTT({h},1)", "final") for h in (3, 4)}
     t.add("PA units help when the history is short: PA-BPTT(3,1) mean final exceeds "
           "BPTT(3,1)'s (same weight sets) by >= 10 points", "ch. 8, Figures 8.1, 8.4",
@@ -1371,11 +1415,11 @@ def run_fig8_4(scale="book", seed=0, jobs=1, progress=None, trained=None, baseli
     return Result(t, data)
 
 
-def run_fig8_5(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result:
+def run_fig8_5(scale="book", seed=0, jobs=1, progress=None, trained=None, checkpoint=None) -> Result:
     """Figure 8.5: BPTT(h,1) with time-varying indicators (chapter 8)."""
     names = ["BPTT(3,1)", "BPTT(4,1)", "BPTT(5,1)"]
     runs, stats, sz, _ = _run_conditions("pa-8.5", names, "time-varying", scale, seed, jobs,
-                                         progress, trained=trained)
+                                         progress, trained=trained, checkpoint=checkpoint)
     s = _summary(runs)
     th = THESIS["fig8.5"]
     t = claims.ClaimsTable(f"Figure 8.5: BPTT(h,1), time-varying indicator ({_scale_note(sz)})")
@@ -1567,7 +1611,8 @@ def failure_cases(params: SRNParams, strings, config: TrainConfig, grammar=None)
 # ----------------------------------------------------------------------------- framing
 
 
-def run_framing(scale="book", seed=0, jobs=1, progress=None, trained=None, baseline=None) -> Result:
+def run_framing(scale="book", seed=0, jobs=1, progress=None, trained=None, baseline=None,
+                checkpoint=None) -> Result:
     """Does the inner B/E of the embedded Reber string matter?  BPTT(5,1) in both framings.
 
     Not a figure of the thesis: a check of our reconstruction (see
@@ -1589,14 +1634,15 @@ def run_framing(scale="book", seed=0, jobs=1, progress=None, trained=None, basel
     sz = _sizes("pa-framing", scale)
     data = _check_reuse(baseline, "pa-8.1", scale, seed)
     if data is None:  # what pa-8.1 would give for BPTT(5,1), trained alone
-        data = _bptt_baseline(["BPTT(5,1)"], scale, seed, jobs, progress)
+        data = _bptt_baseline(["BPTT(5,1)"], scale, seed, jobs, progress, checkpoint)
     th_run = data["runs"]["BPTT(5,1)"]
     if Sizes(**data["sizes"]).n_strings != sz.n_strings:
         raise ValueError("pa-framing and pa-8.1 must train on the same number of strings")
     tests = make_test_sets(seed, "embedded", scale, sz.n_test, framing="inner-BE")
     with numba_threads(jobs):
         be_run = train_condition(_grammar("embedded", "inner-BE"), condition_config("BPTT(5,1)"),
-                                 sz, seed=seed, tests=tests, progress=progress)
+                                 sz, seed=seed, tests=tests, progress=progress, checkpoint=checkpoint,
+                                 key="pa-framing")
     R = sz.n_networks
     f_th = np.array(th_run["scores"]["original"]["final"])[:R, -1]
     f_be = _final(be_run)[1]
