@@ -516,7 +516,7 @@ class Claim:
         estimate; the reach is the interval's extent from the estimate towards it.  The runs
         needed assume the interval narrows as one over the square root of the runs and the spread
         stays as measured (a forecast, not a promise); for a design whose threshold is a count of
-        runs, or more than :data:`HOPELESS` times the runs, none is given."""
+        runs other than 0, or more than :data:`HOPELESS` times the runs, none is given."""
         if self.category != "inconclusive" or self.interval is None or self.check.kind in ("true", "recorded"):
             return ""
         x, (lo, hi) = float(self.ours), self.interval
@@ -532,7 +532,7 @@ class Claim:
             return say
         n = min(design.sizes)
         say += f" at n = {n}"
-        if design.unit == "count" and design.discrete:
+        if design.unit == "count" and design.discrete and t != 0:
             return say + " (a count of runs: more runs change what it counts)"
         if d == 0 or (reach / d) ** 2 > HOPELESS:
             return say + f": it sits on its threshold (an effect this size needs over {HOPELESS}× the runs)"

@@ -255,3 +255,19 @@ def test_the_help_names_the_experiments_that_keep_a_checkpoint():
     reproduce = _parser()._subparsers._group_actions[0].choices["reproduce"]
     assert ("only experiments that keep a checkpoint (" + ", ".join(resumable) + ") accept it"
             in " ".join(reproduce._option_string_actions["--resume"].help.split()))
+
+
+def test_every_long_paper_scale_record_can_be_resumed():
+    """Issue 32 item 5: a paper-scale run long enough to be interrupted (over 10 minutes when it
+    was recorded) belongs to an experiment that keeps a checkpoint (``--resume``)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "book" / "paper_scale"
+    long_ones = []
+    for path in sorted(root.glob("*.json")):
+        if path.name.endswith(".robustness.json"):
+            continue
+        record = json.loads(path.read_text(encoding="utf-8"))
+        if record["wall_time_s"] > 600 and not experiments.resumable(record["id"]):
+            long_ones.append(f"{record['id']} ({record['wall_time_s'] / 60:.0f} min)")
+    assert not long_ones, f"paper-scale runs over 10 minutes that cannot resume: {long_ones}"

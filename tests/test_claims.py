@@ -230,6 +230,10 @@ def test_an_inconclusive_row_says_how_far_its_threshold_is_and_what_would_decide
     # a count of runs against a count: more runs change what it counts, no forecast
     c = t.add("count", "s", None, 5, at_least(4), expected=None, interval=intervals.count(5, 30))
     assert c.category == "inconclusive" and c.why_inconclusive.endswith("more runs change what it counts)")
+    # ... unless the threshold is none at all (a difference of counts against 0)
+    c = t.add("diff", "s", None, 2, at_least(0), expected=None,
+              interval=intervals.Interval(-3.0, 7.0, intervals.Design("share_difference", (30, 30), unit="count")))
+    assert c.why_inconclusive.endswith("about 188 runs would decide an effect this size")
     # no design: the distance and the reach only
     c = t.add("plain", "s", 75.0, 57.2, claims.within(10), expected=None, interval=(41.2, 73.1))
     assert c.why_inconclusive == "57.2 is 7.8 from the threshold 65, inside the interval's reach (16)"
