@@ -965,7 +965,7 @@ EXPECT = {
                "PA final": {"book": None, "paper": None},
                "no help": {"book": None, "paper": None}},
     "pa-8.1": {"embed": {"book": True, "paper": True},
-               "h3 fails": {"book": True, "paper": None},
+               "h3 fails": {"book": True, "paper": True},  # 40 networks: 20.3 [14.8, 25.8]
                "h4 > h3": {"book": None, "paper": True},
                "h5 learns": {"book": None, "paper": True}},
     "pa-8.2-8.3": {"BPTT(4,1) >= 50": {"book": None, "paper": True},
