@@ -65,6 +65,8 @@ class Scorecard:
 
     tables: dict = field(default_factory=lambda: {s: {} for s in SCALES})
     missing: dict = field(default_factory=lambda: {s: {} for s in SCALES})
+    records: dict = field(default_factory=dict)
+    """Paper-scale record id -> its ``wall_time_s``, ``jobs`` and ``commit``."""
 
     def counts(self, scale: str, kind: str = "replication") -> dict:
         """``{chapter: {category: n}}`` over the tables of ``scale`` (every chapter, in order)."""
@@ -128,6 +130,24 @@ class Scorecard:
                          for eid, c in self.claims(scale, "inconclusive")) or "None."
 
 
+    def runs_table(self) -> str:
+        """A Markdown table of the paper-scale records: the runs per group their claims rest on
+        (the sizes of the claims' designs), the wall time and cores of the run, and its commit;
+        then the total time."""
+        lines = ["| record | sample sizes of its claims (per group) | wall time (min) | cores | commit |",
+                 "|---|---|---|---|---|"]
+        total = 0.0
+        for eid, meta in self.records.items():
+            table = self.tables["paper"].get(eid)
+            sizes = sorted({n for c in (table.claims if table else []) if c.design is not None
+                            for n in c.design.sizes})
+            total += meta["wall_time_s"]
+            lines.append(f"| `{eid}` | {', '.join(map(str, sizes)) or '—'} | "
+                         f"{meta['wall_time_s'] / 60:.1f} | {meta['jobs']} | `{meta['commit']}` |")
+        lines.append(f"| **all** | | **{total / 60:.0f}** | | |")
+        return "\n".join(lines)
+
+
 def _cell(c: dict) -> str:
     total = sum(c.values())
     inconclusive = c["inconclusive"] + c["undecidable by design"]
@@ -179,6 +199,8 @@ def scorecard() -> Scorecard:
             result, record = experiments.rederive(path)
             results[e.id] = result
             card.tables[record["scale"]][e.id] = result.claims
+            if record["scale"] == "paper":
+                card.records[e.id] = {k: record[k] for k in ("wall_time_s", "jobs", "commit")}
     for eid, source in DERIVED.items():
         if source in results and eid not in card.tables["paper"]:
             runner = experiments.get(eid).runner()

@@ -107,3 +107,12 @@ def test_the_readings_screen_is_counted_apart(card):
     screen = card.tables["paper"]["tk-readings"]
     assert screen.claims and {c.kind for c in screen.claims} == {"screen"}
     assert sum(card.counts("paper", "screen")["Temporal kernels"].values()) == len(screen.claims)
+
+
+def test_the_runs_table_names_every_paper_scale_record_with_its_runs_and_time(card):
+    table = card.runs_table().splitlines()
+    assert len(table) == 2 + len(card.records) + 1 and set(card.records) <= set(card.tables["paper"])
+    row = next(r for r in table if r.startswith("| `pa-8.5` |"))
+    assert row.split(" | ")[1] == "40"  # its means are over 40 networks (issue 32)
+    total = sum(m["wall_time_s"] for m in card.records.values()) / 60
+    assert table[-1] == f"| **all** | | **{total:.0f}** | | |"
