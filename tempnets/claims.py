@@ -349,6 +349,16 @@ HOPELESS = 100
 of the size measured is said to sit on its threshold (:attr:`Claim.why_inconclusive`)."""
 
 
+def _verdicts(x) -> bool:
+    """Whether ``x`` is a dict from statements to verdicts (str -> str)."""
+    return isinstance(x, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in x.items())
+
+
+def _shown(x) -> str:
+    text = repr(x)
+    return f"{type(x).__name__} {text[:60]}{'...' if len(text) > 60 else ''}"
+
+
 def _size(x: float, digits: int = 2) -> str:
     """A number for a sentence: whole with commas from 1,000 (``30,500``), else ``digits``
     significant digits (a distance: ``7.8``, ``0.12``; a value: ``57.17``)."""
@@ -562,6 +572,11 @@ class ClaimsTable:
     """Optional: statement -> ``{verdict: number of seeds}`` from a robustness record
     (:func:`tempnets.experiments.robustness`), shown as a column."""
 
+    paper_scale: dict | None = None
+    """Optional: statement -> the claim's verdict in the experiment's paper-scale record
+    (:func:`tempnets.experiments.paper_verdicts`), shown under a book-scale row's verdict, so that
+    a row its scale cannot decide shows what more runs decided."""
+
     def __post_init__(self):
         if not isinstance(self.title, str):
             raise TypeError(f"title must be a str, got {type(self.title).__name__}")
@@ -571,6 +586,9 @@ class ClaimsTable:
         if self.robustness is not None and not isinstance(self.robustness, dict):
             raise TypeError("robustness must be None or a dict from statement to verdict counts, "
                             f"got {type(self.robustness).__name__}")
+        if self.paper_scale is not None and not _verdicts(self.paper_scale):
+            raise TypeError("paper_scale must be None or a dict from a claim's statement to its verdict "
+                            f"at paper scale (str -> str), got {_shown(self.paper_scale)}")
 
     def add(self, statement, source, paper, ours, check, expected=True, note="",
             interval=None, not_tested="", design=None, kind="replication", do_nothing=None) -> Claim:
@@ -642,6 +660,20 @@ class ClaimsTable:
         self.robustness = counts
         return self
 
+    def with_paper_scale(self, verdicts: dict) -> "ClaimsTable":
+        """This table with each row's verdict at paper scale (statement -> verdict, e.g. from
+        :func:`tempnets.experiments.paper_verdicts`) shown under its own; returns self."""
+        if not _verdicts(verdicts):
+            raise TypeError("verdicts must be a dict from a claim's statement to its verdict at paper "
+                            f"scale (str -> str), got {_shown(verdicts)}")
+        self.paper_scale = verdicts
+        return self
+
+    def paper_scale_cell(self, c: Claim) -> str:
+        """``"at paper scale: holds"``, or ``""`` when the paper-scale record makes no such claim."""
+        v = (self.paper_scale or {}).get(c.statement)
+        return f"at paper scale: {v}" if v else ""
+
     def seeds_cell(self, c: Claim) -> str:
         """E.g. ``holds in 9/10 seeds`` (the most frequent outcome first)."""
         counts = (self.robustness or {}).get(c.statement)
@@ -678,6 +710,8 @@ class ClaimsTable:
         if c.design is not None:
             test += f" ({c.design.describe()})"
         verdict = c.verdict + (f" ({c.why_inconclusive})" if c.why_inconclusive else "")
+        if self.paper_scale_cell(c):
+            verdict += f"; {self.paper_scale_cell(c)}"
         cells = (c.statement + (f" ({c.note})" if c.note else ""), c.source, _fmt(c.paper),
                  ours, test, verdict)
         return cells + ((self.seeds_cell(c),) if self.robustness else ())

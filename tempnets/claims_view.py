@@ -298,6 +298,9 @@ def _rows_html(table, tid: str, notes: list) -> list:
                 notes.append(text)
                 k = len(notes)
                 ref = f"<sup class='tnc-ref'><a href='#{tid}-{k}' id='{tid}-r{k}'>{k}</a></sup>"
+            paper = table.paper_scale_cell(c)
+            if paper:
+                verdict += f"<span class='tnc-sub'>{html.escape(paper)}</span>"
             cells = [math_html(c.statement) + ref, math_html(c.source), number_html(c.paper),
                      value_html(c), _test_cell(c), verdict]
             if table.robustness:

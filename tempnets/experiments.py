@@ -71,7 +71,8 @@ from .claims import ClaimsTable
 from .scale import SCALES, get_scale
 
 __all__ = ["EXPERIMENTS", "CHAPTER_SEED", "Experiment", "Result", "UnknownExperiment", "RecordNotFound", "get",
-           "reproduce", "robustness", "read_record", "describe_record", "rederive", "robustness_counts"]
+           "reproduce", "robustness", "read_record", "describe_record", "rederive", "robustness_counts",
+           "paper_verdicts"]
 # (The rest is the machinery of the command line and the chapter modules: importable, not walked
 # by tests/test_public_surface.py, which checks what a reader of the book calls.)
 
@@ -651,6 +652,23 @@ def robustness_counts(experiment_id: str) -> dict:
     if not path.is_file():
         return {}
     return read_robustness_record(path)["counts"]
+
+
+def paper_verdicts(experiment_id: str) -> dict:
+    """The verdicts of an experiment's committed paper-scale record, by statement (``holds``,
+    ``does not hold``, ``inconclusive``, ``undecidable by design``, ``not tested``); ``{}`` when
+    it has none: for :meth:`ClaimsTable.with_paper_scale`, under the book-scale table's verdicts.
+    The recorded verdicts are today's: a test re-derives every record to them."""
+    path = find_record(f"paper_scale/{get(experiment_id).id}.json")
+    if not path.is_file():
+        return {}
+    record = read_record(path)
+    if record.get("scale") != "paper":
+        return {}
+    words = {True: "holds", False: "does not hold", None: "inconclusive"}
+    return {r["statement"]: ("not tested" if r.get("not_tested") else
+                             "undecidable by design" if r.get("undecidable") else words[r["holds"]])
+            for r in record["claims"]}
 
 
 def read_robustness_record(path) -> dict:

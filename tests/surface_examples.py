@@ -614,6 +614,7 @@ EXAMPLES = {
     "tempnets.experiments.describe_record": _lazy(lambda: Example(_record())),
     "tempnets.experiments.rederive": _a(_RECORD, budget=2),
     "tempnets.experiments.robustness_counts": _a("gsm-reber-count"),
+    "tempnets.experiments.paper_verdicts": _a("gsm-reber-count"),
     "tempnets.checkpoint.check_checkpoint": _lazy(lambda: Example(tmp() + "/ckpt-check", {"run": 1})),
     "tempnets.checkpoint.open_checkpoint": _lazy(lambda: Example(tmp() + "/ckpt-open", {"run": 1})),
 }

@@ -259,3 +259,19 @@ def test_screens_are_a_kind_shown_and_counted_apart():
     assert SCREENS in str(t) and t.rows()[1]["kind"] == "screen"
     with pytest.raises(ValueError, match="kind must be one of replication, computation, screen"):
         t.add("x", "s", None, 1.0, at_least(0.5), kind="method")
+
+
+def test_a_book_scale_table_shows_each_rows_verdict_at_paper_scale():
+    from tempnets.claims import ClaimsTable, at_least
+
+    t = ClaimsTable("book")
+    t.add("decided later", "s", None, 50.0, at_least(40), expected=None, interval=(30.0, 70.0))
+    t.add("not at paper scale", "s", None, 50.0, at_least(40), expected=None, interval=(45.0, 55.0))
+    assert t.with_paper_scale({"decided later": "holds"}) is t
+    assert t.paper_scale_cell(t.claims[0]) == "at paper scale: holds" and t.paper_scale_cell(t.claims[1]) == ""
+    assert "; at paper scale: holds" in t._cells(t.claims[0])[-1] and "paper scale" not in t._cells(t.claims[1])[-1]
+    assert "<span class='tnc-sub'>at paper scale: holds</span>" in t._repr_html_()
+    with pytest.raises(TypeError, match="verdicts must be a dict from a claim's statement"):
+        t.with_paper_scale({"decided later": True})
+    with pytest.raises(TypeError, match="paper_scale must be None or a dict"):
+        ClaimsTable("x", paper_scale=["holds"])

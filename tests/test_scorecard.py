@@ -116,3 +116,14 @@ def test_the_runs_table_names_every_paper_scale_record_with_its_runs_and_time(ca
     assert row.split(" | ")[1] == "40"  # its means are over 40 networks (issue 32)
     total = sum(m["wall_time_s"] for m in card.records.values()) / 60
     assert table[-1] == f"| **all** | | **{total:.0f}** | | |"
+
+
+def test_paper_verdicts_are_the_records_verdicts_as_the_scorecard_counts_them(card):
+    for eid in ("pa-8.5", "mozer-reproduce", "tk-long-delays"):
+        verdicts = experiments.paper_verdicts(eid)
+        table = card.tables["paper"][eid]
+        assert verdicts == {c.statement: c.category for c in table.claims}
+    assert experiments.paper_verdicts("pa-5.2") == {}  # derived from pa-4.2's record: none of its own
+    assert experiments.paper_verdicts("tk-search") == {}  # a record made at book scale
+    with pytest.raises(ValueError, match="no-such"):
+        experiments.paper_verdicts("no-such")
