@@ -349,6 +349,25 @@ HOPELESS = 100
 of the size measured is said to sit on its threshold (:attr:`Claim.why_inconclusive`)."""
 
 
+def _runs_to_decide(design: Design, n: int, reach: float, d: float):
+    """The runs at which an interval that reaches ``reach`` from its estimate with ``n`` runs
+    would reach less than ``d`` (the same spread), or ``None`` beyond :data:`HOPELESS` times ``n``.
+    A t interval's half-width is ``q(n) s / sqrt(n)`` with ``q`` the t quantile; the others' ``s /
+    sqrt(n)`` up to a constant."""
+    if not (math.isfinite(reach) and d > 0):
+        return None
+    m = np.arange(n + 1, HOPELESS * n + 1)
+    if design.estimator in ("mean", "mean_difference") and n > 1:
+        from scipy import stats
+
+        q = lambda k: stats.t.ppf(0.5 + design.level / 2, k - 1)  # noqa: E731
+        spread = reach * math.sqrt(n) / q(n)
+        ok = np.flatnonzero(q(m) * spread / np.sqrt(m) < d)
+    else:
+        ok = np.flatnonzero(reach * np.sqrt(n / m) < d)
+    return int(m[ok[0]]) if ok.size else None
+
+
 def _verdicts(x) -> bool:
     """Whether ``x`` is a dict from statements to verdicts (str -> str)."""
     return isinstance(x, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in x.items())
@@ -524,9 +543,10 @@ class Claim:
 
         The threshold is the edge of the passing values that the interval straddles nearest the
         estimate; the reach is the interval's extent from the estimate towards it.  The runs
-        needed assume the interval narrows as one over the square root of the runs and the spread
-        stays as measured (a forecast, not a promise); for a design whose threshold is a count of
-        runs other than 0, or more than :data:`HOPELESS` times the runs, none is given."""
+        needed assume the spread stays as measured and the interval narrows as one over the square
+        root of the runs (for a t interval, with its quantile shrinking too): a forecast, not a
+        promise.  For a design whose threshold is a count of runs other than 0, or that would
+        need more than :data:`HOPELESS` times its runs, none is given."""
         if self.category != "inconclusive" or self.interval is None or self.check.kind in ("true", "recorded"):
             return ""
         x, (lo, hi) = float(self.ours), self.interval
@@ -544,9 +564,9 @@ class Claim:
         say += f" at n = {n}"
         if design.unit == "count" and design.discrete and t != 0:
             return say + " (a count of runs: more runs change what it counts)"
-        if d == 0 or (reach / d) ** 2 > HOPELESS:
+        need = _runs_to_decide(design, n, reach, d)
+        if need is None:
             return say + f": it sits on its threshold (an effect this size needs over {HOPELESS}× the runs)"
-        need = max(n + 1, math.ceil(n * (reach / d) ** 2))
         return say + f": about {need} runs would decide an effect this size"
 
     @property

@@ -224,6 +224,10 @@ def test_an_inconclusive_row_says_how_far_its_threshold_is_and_what_would_decide
     assert c.category == "inconclusive"
     assert c.why_inconclusive == ("22 is 8 from the threshold 30, inside the interval's reach (8.5) at "
                                   "n = 20: about 23 runs would decide an effect this size")
+    # a t interval of 2 runs is wide mostly for its quantile (12.7): the forecast shrinks it too
+    c = t.add("two", "s", None, 85.0, at_least(75), expected=None,
+              interval=intervals.Interval(-99.0, 269.0, intervals.Design("mean", (2,))))
+    assert c.why_inconclusive.endswith("at n = 2: about 19 runs would decide an effect this size")
     # on the threshold: no number of runs
     c = t.add("share", "s", None, 50.0, at_least(50), expected=None, interval=intervals.percent(10, 20))
     assert "sits on its threshold (an effect this size needs over 100× the runs)" in c.why_inconclusive

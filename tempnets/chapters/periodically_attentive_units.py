@@ -186,7 +186,7 @@ SIZES = {
                "paper": dataclasses.replace(_PAPER, n_networks=40)},
     # Figure 6.2: with 20 networks "SRNs fail the final symbol" (mean final <= 15%) was
     # inconclusive, 10.8 [6.2, 15.4]; at that mean and spread about 24 networks decide it, so
-    # paper scale trains 40 (issue 32; its other rows needed 70 to 440, at 40 155 to 310: undecided).
+    # paper scale trains 40 (issue 32; its other rows needed 70 to 440, at 40 about 150 to 300: undecided).
     "pa-6.2": {"book": Sizes(2, 200_000, 100_000), "paper": dataclasses.replace(_PAPER, n_networks=40)},
     # Figures 8.1 and 8.5: with the thesis's 20 networks, "BPTT(3,1) fails the final symbol"
     # (mean final <= 30%) was inconclusive in both (22.3 [13.9, 30.8] and 22.0 [13.5, 30.5]);
