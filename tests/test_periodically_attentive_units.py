@@ -1,5 +1,6 @@
 """The runners of O'Connell's experiments (tempnets.chapters.periodically_attentive_units) at a tiny scale."""
 
+import dataclasses
 import json
 
 import numpy as np
@@ -291,6 +292,20 @@ def test_figure_8_4_compares_with_its_own_bptt_baseline(tiny):
     assert helps["ours"] == round(float(f3 - b3), 1)
     with pytest.raises(ValueError, match="trained= must be the Result of pa-8.1"):
         pa.run_fig8_4(scale="book", seed=0, progress=False, baseline=r84)
+
+
+def test_a_baseline_trained_for_figure_8_4_is_its_own_size_not_pa_8_1s(tiny, monkeypatch):
+    """pa-8.1 may train more networks than pa-8.4 (paper scale: 40 and 20); the baseline pa-8.4
+    trains for itself has its size, and gives what the first networks of pa-8.1 give."""
+    sizes = {**pa.SIZES, "pa-8.1": {**pa.SIZES["pa-8.1"],
+                                    "book": dataclasses.replace(pa.SIZES["pa-8.4"]["book"], n_networks=3)}}
+    monkeypatch.setattr(pa, "SIZES", sizes)
+    r81 = pa.run_fig8_1(scale="book", seed=0, progress=False)
+    alone = pa.run_fig8_4(scale="book", seed=0, progress=False)
+    assert alone.claims.rows() == pa.run_fig8_4(scale="book", seed=0, progress=False, baseline=r81).claims.rows()
+    base = pa._bptt_baseline(["BPTT(3,1)"], "book", 0, 1, False, n_networks=2)
+    assert base["sizes"]["n_networks"] == 2 and len(base["summary"]["BPTT(3,1)"]["final"]) == 2
+    assert base["summary"]["BPTT(3,1)"]["final"] == r81.data["summary"]["BPTT(3,1)"]["final"][:2]
 
 
 def test_a_recorded_run_is_rederived_with_the_current_claims(tiny, tmp_path):

@@ -1346,7 +1346,7 @@ def run_fig8_2_8_3(scale="book", seed=0, jobs=1, progress=None, trained=None, ch
 # ----------------------------------------------------------------------------- Figure 8.4, 8.5
 
 
-def _bptt_baseline(names, scale, seed, jobs, progress, checkpoint=None) -> dict:
+def _bptt_baseline(names, scale, seed, jobs, progress, checkpoint=None, n_networks=None) -> dict:
     """The part of :func:`run_fig8_1`'s data that ``pa-8.4`` and ``pa-framing`` compare with,
     for the conditions ``names`` only: ``sizes``, ``summary`` and ``runs`` (scored on the
     original test set only).
@@ -1355,8 +1355,12 @@ def _bptt_baseline(names, scale, seed, jobs, progress, checkpoint=None) -> dict:
     (conditions trained side by side do not change each other, and each test set has its own
     random stream); only the conditions and long test sets the caller does not read are not
     trained or scored, which at paper scale saves a third to a half of the caller's time.
+    ``n_networks``: train only the first that many (the caller's; networks 0 .. R-1 are the
+    same whatever R), not all of ``pa-8.1``'s.
     """
     sz = _sizes("pa-8.1", scale)
+    if n_networks is not None:
+        sz = dataclasses.replace(sz, n_networks=count("n_networks", n_networks, 1, sz.n_networks))
     tests = make_test_sets(seed, "embedded", scale, sz.n_test)
     with numba_threads(jobs):
         runs = train_conditions(_grammar("embedded"), {n: condition_config(n) for n in names}, sz,
@@ -1381,7 +1385,8 @@ def run_fig8_4(scale="book", seed=0, jobs=1, progress=None, trained=None, baseli
                                          trained=trained, checkpoint=checkpoint)
     base = _check_reuse(baseline, "pa-8.1", scale, seed)
     if base is None:  # what pa-8.1 would give for the two conditions compared, trained alone
-        base = _bptt_baseline(["BPTT(3,1)", "BPTT(4,1)"], scale, seed, jobs, progress, checkpoint)
+        base = _bptt_baseline(["BPTT(3,1)", "BPTT(4,1)"], scale, seed, jobs, progress, checkpoint,
+                              n_networks=sz.n_networks)
     bsz = Sizes(**base["sizes"])
     # networks 0 .. R-1 are the same whatever R: a pa-8.1 run of more networks is compared by its first R
     if dataclasses.replace(bsz, n_networks=sz.n_networks) != sz or bsz.n_networks < sz.n_networks:
@@ -1637,7 +1642,8 @@ def run_framing(scale="book", seed=0, jobs=1, progress=None, trained=None, basel
     sz = _sizes("pa-framing", scale)
     data = _check_reuse(baseline, "pa-8.1", scale, seed)
     if data is None:  # what pa-8.1 would give for BPTT(5,1), trained alone
-        data = _bptt_baseline(["BPTT(5,1)"], scale, seed, jobs, progress, checkpoint)
+        data = _bptt_baseline(["BPTT(5,1)"], scale, seed, jobs, progress, checkpoint,
+                              n_networks=sz.n_networks)
     th_run = data["runs"]["BPTT(5,1)"]
     if Sizes(**data["sizes"]).n_strings != sz.n_strings:
         raise ValueError("pa-framing and pa-8.1 must train on the same number of strings")
