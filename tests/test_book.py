@@ -77,6 +77,15 @@ def test_config_keeps_launch_buttons_and_runs_every_cell_strictly():
     assert config["execute"]["allow_errors"] is False and config["only_build_toc_files"] is True
 
 
+def test_markdown_a_cell_displays_is_parsed_with_tables():
+    """The scorecard and cluster pages display computed Markdown tables; MyST-NB's default
+    ("commonmark") has no tables and prints their pipes as a paragraph (seen in a build)."""
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    assert config["sphinx"]["config"]["nb_render_markdown_format"] in ("myst", "gfm")
+    student = student_config(config)
+    assert student["sphinx"]["config"]["nb_render_markdown_format"] == config["sphinx"]["config"]["nb_render_markdown_format"]
+
+
 def test_student_config_overrides_without_losing_settings():
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
     student = student_config(config)
