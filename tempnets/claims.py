@@ -56,11 +56,13 @@ runs an effect of that size would need, so that a reader sees whether more runs 
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from .checks import shown
 from .intervals import Design
 
 __all__ = ["OUTCOMES", "NOT_TESTED", "UNDECIDABLE", "KINDS", "CATEGORIES", "COMPUTATIONS", "SCREENS", "RUNS_TRIED",
@@ -373,11 +375,6 @@ def _verdicts(x) -> bool:
     return isinstance(x, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in x.items())
 
 
-def _shown(x) -> str:
-    text = repr(x)
-    return f"{type(x).__name__} {text[:60]}{'...' if len(text) > 60 else ''}"
-
-
 def _size(x: float, digits: int = 2) -> str:
     """A number for a sentence: whole with commas from 1,000 (``30,500``), else ``digits``
     significant digits (a distance: ``7.8``, ``0.12``; a value: ``57.17``)."""
@@ -535,7 +532,7 @@ class Claim:
             return "INCONCLUSIVE (stated: " + ("holds)" if self.expected else "does not hold)")
         return "FAILS" if self.expected else "UNEXPECTEDLY HOLDS"
 
-    @property
+    @functools.cached_property
     def why_inconclusive(self) -> str:
         """``""`` unless the claim is inconclusive; then why, e.g. ``"22 is 8 from the threshold
         30, inside the interval's reach (8.5) at n = 20: about 23 runs would decide an effect this
@@ -608,7 +605,7 @@ class ClaimsTable:
                             f"got {type(self.robustness).__name__}")
         if self.paper_scale is not None and not _verdicts(self.paper_scale):
             raise TypeError("paper_scale must be None or a dict from a claim's statement to its verdict "
-                            f"at paper scale (str -> str), got {_shown(self.paper_scale)}")
+                            f"at paper scale (str -> str), got {shown(self.paper_scale)}")
 
     def add(self, statement, source, paper, ours, check, expected=True, note="",
             interval=None, not_tested="", design=None, kind="replication", do_nothing=None) -> Claim:
@@ -650,7 +647,7 @@ class ClaimsTable:
              **({"not_tested": c.not_tested} if c.not_tested else {}),
              **({"undecidable": c.undecidable, "shows": c.measured} if c.undecidable else {}),
              **({"kind": c.kind} if c.kind != "replication" else {}),
-             **({"why_inconclusive": c.why_inconclusive} if c.why_inconclusive else {}),
+             **({"why_inconclusive": why} if (why := c.why_inconclusive) else {}),
              **({"do_nothing": c.do_nothing} if c.do_nothing is not None else {})}
             for c in self.claims
         ]
@@ -685,7 +682,7 @@ class ClaimsTable:
         :func:`tempnets.experiments.paper_verdicts`) shown under its own; returns self."""
         if not _verdicts(verdicts):
             raise TypeError("verdicts must be a dict from a claim's statement to its verdict at paper "
-                            f"scale (str -> str), got {_shown(verdicts)}")
+                            f"scale (str -> str), got {shown(verdicts)}")
         self.paper_scale = verdicts
         return self
 
@@ -729,9 +726,8 @@ class ClaimsTable:
                                      f"; doing nothing: {_fmt(c.do_nothing)}")
         if c.design is not None:
             test += f" ({c.design.describe()})"
-        verdict = c.verdict + (f" ({c.why_inconclusive})" if c.why_inconclusive else "")
-        if self.paper_scale_cell(c):
-            verdict += f"; {self.paper_scale_cell(c)}"
+        why, paper = c.why_inconclusive, self.paper_scale_cell(c)
+        verdict = c.verdict + (f" ({why})" if why else "") + (f"; {paper}" if paper else "")
         cells = (c.statement + (f" ({c.note})" if c.note else ""), c.source, _fmt(c.paper),
                  ours, test, verdict)
         return cells + ((self.seeds_cell(c),) if self.robustness else ())

@@ -238,7 +238,7 @@ def _verdict_cell(claim) -> tuple[str, str]:
     full = html.escape(claim.verdict, quote=True)
     why = (f"Not tested: {claim.not_tested}." if claim.not_tested else
            f"Not decided by design: {claim.undecidable}." if claim.undecidable else
-           f"Inconclusive: {claim.why_inconclusive}." if claim.why_inconclusive else "")
+           f"Inconclusive: {why}." if (why := claim.why_inconclusive) else "")
     badge = f"<span class='tnc-badge' title='{full}'>{label}</span>"
     detail = {"does not hold": "as reported" if claim.verdict.endswith("(reported)") else "",
               "inconclusive": "at this scale",

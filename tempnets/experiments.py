@@ -665,10 +665,7 @@ def paper_verdicts(experiment_id: str) -> dict:
     record = read_record(path)
     if record.get("scale") != "paper":
         return {}
-    words = {True: "holds", False: "does not hold", None: "inconclusive"}
-    return {r["statement"]: ("not tested" if r.get("not_tested") else
-                             "undecidable by design" if r.get("undecidable") else words[r["holds"]])
-            for r in record["claims"]}
+    return {c.statement: c.category for c in record["_table"].claims}
 
 
 def read_robustness_record(path) -> dict:

@@ -619,10 +619,7 @@ def train_conditions(grammar, configs: dict, sizes: Sizes, *, seed: int = 0, tes
     else:  # the tests so far and the weights they scored, as the interrupted run left them
         start, params = kept["segments"], kept["params"]
         seen.extend(kept["seen"])
-        for n in names:
-            for name in tests:
-                for k in ("embed", "final"):
-                    sc[n][name][k].extend(kept["scores"][n][name][k])
+        sc.update(kept["scores"])  # (made from the same conditions and tests: same keys)
     for j in range(start, n_seg):
         if j == 0:
             # initial weights then strings from spawn(seed, R)[k], exactly as train_online draws them
