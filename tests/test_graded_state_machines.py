@@ -410,3 +410,27 @@ def test_growth_decided():
 
 def test_intervals_are_formatted_with_infinities():
     assert gsm._fmt_iv((0.3755, float("inf"))) == "[0.376, ∞]"
+
+
+def test_21_strings_rows_a_do_nothing_network_passes_are_gated_by_learning_the_training_set():
+    """A network that learns nothing has a flat tss (a plateau) and predicts nothing (no incorrect
+    predictions): those rows are not tested unless the tss row (the control) holds (issue 32)."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "book" / "paper_scale" / "gsm-21-strings.json"
+    data = json.loads(path.read_text())["data"]
+    gated = ("plateau", "incorrect predictions", "missed predictions")
+
+    def rows(d):
+        return {r["statement"]: r for r in gsm._21_strings_claims(d, "paper").rows()}
+
+    learned = rows(data)
+    control = next(r for s, r in learned.items() if s.startswith("tss after"))
+    assert control["holds"] is True
+    for s, r in learned.items():
+        if any(g in s for g in gated):
+            assert "not_tested" not in r and r["holds"] is not None, s
+    flat = dict(data, tss_end=[10 * x for x in data["tss_end"]])  # the training set not learned
+    for s, r in rows(flat).items():
+        if any(g in s for g in gated):
+            assert r["not_tested"].startswith("its control") and r["holds"] is None, s
