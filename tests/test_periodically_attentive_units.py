@@ -445,6 +445,10 @@ def test_figures_4_3_to_4_5_without_a_good_pa_network_are_not_tested(tiny):
         data = copy.deepcopy(r42.data)
         curves = data["runs"]["PA"]["scores"]["original"]["final"]
         data["runs"]["PA"]["scores"]["original"]["final"] = [[final] * len(c) for c in curves]
+        # the SRNs learn the embedded part, so the SRN rows' own control (issue 32) holds and
+        # only the good PA networks decide what is tested here
+        srn = data["runs"]["SRN"]["scores"]["original"]
+        srn["embed"] = [[100.0] * len(c) for c in srn["embed"]]
         t = pa.run_fig4_2(scale="book", seed=0, progress=False, trained=data).claims
         assert [c.statement for c in t.claims] == statements and "not tested" not in t.title
         if tested:
@@ -457,6 +461,99 @@ def test_figures_4_3_to_4_5_without_a_good_pa_network_are_not_tested(tiny):
             assert fig43.ours is None and fig43.interval is None
             assert fig43.not_tested == ind.not_tested == "no PA network ends above 50% final"
             assert not any(c.not_tested for c in t.claims[:7])
+
+
+def _with_scores(data, condition, key, values):
+    """``data`` (a pa-4.2 or pa-6.2 result's data, copied) with every test of ``condition``'s
+    ``key`` scores set to ``values`` (one per network): the last test decides the summary."""
+    import copy
+
+    data = copy.deepcopy(data)
+    scores = data["runs"][condition]["scores"]["original"]
+    scores[key] = [[v] * len(curve) for v, curve in zip(values, scores[key])]
+    return data
+
+
+LEARNS, UNDECIDED, FAILS = [100.0, 100.0], [80.0, 100.0], [0.0, 2.0]
+"""Embed scores of two networks: the short-term part decidedly learned (the embed control holds),
+undecided (mean 90, its t interval straddles 85 and 90) and decidedly not learned."""
+
+
+def test_a_failure_row_rests_on_its_short_term_control(tiny):
+    """Issue 32: a row saying networks fail the final symbol is passed by networks that learned
+    nothing, so it is tested only when its control, the same networks learning the short-term
+    (embedded) part, is decided and holds; otherwise it is shown as not tested and never asserted,
+    and its statement (the row robustness counts) is the same either way."""
+    # Figure 4.2: the SRNs' mean and best final rest on the SRNs learning the embedded part
+    r42 = pa.run_fig4_2(scale="book", seed=0, progress=False)
+    base = _with_scores(r42.data, "SRN", "final", [0.0, 0.0])  # both rows would hold if tested
+    for embed, state in ((LEARNS, ""), (UNDECIDED, "is undecided"), (FAILS, "does not hold")):
+        t = pa.run_fig4_2(scale="book", seed=0, progress=False,
+                          trained=_with_scores(base, "SRN", "embed", embed)).claims
+        assert [c.statement for c in t.claims] == [c.statement for c in r42.claims.claims]
+        control, srn_final, srn_max = t.claims[0], t.claims[2], t.claims[4]
+        assert control.statement.startswith("SRNs learn the embedded") and not control.not_tested
+        if not state:
+            assert control.holds is True
+            for c, key in ((srn_final, "SRN final"), (srn_max, "SRN max")):
+                assert not c.not_tested and c.holds is True
+                assert c.expected is pa.EXPECT["pa-4.2"][key]["book"]
+        else:
+            gated = _untested(t, "SRNs almost never predict") + _untested(t, "no SRN gets the final")
+            assert gated == [srn_final, srn_max]
+            assert all(c.not_tested == f"its control ('{control.statement}') {state}" for c in gated)
+        assert not any(c.not_tested for c in (t.claims[1], t.claims[3], t.claims[5], t.claims[6]))
+        assert srn_final.as_expected and srn_max.as_expected  # the tiny networks' other rows need not
+    # Figure 6.2: each row on the final symbol rests on the embed row of the networks it is about
+    r62 = pa.run_fig6_2(scale="book", seed=0, progress=False)
+    base = _with_scores(_with_scores(r62.data, "SRN", "final", [0.0, 0.0]), "PA", "final", [0.0, 0.0])
+    for srn_embed, pa_embed in ((LEARNS, LEARNS), (LEARNS, UNDECIDED), (UNDECIDED, LEARNS),
+                                (FAILS, FAILS)):
+        data = _with_scores(_with_scores(base, "SRN", "embed", srn_embed), "PA", "embed", pa_embed)
+        t = pa.run_fig6_2(scale="book", seed=0, progress=False, trained=data).claims
+        assert [c.statement for c in t.claims] == [c.statement for c in r62.claims.claims]
+        srn_ok, pa_ok = srn_embed is LEARNS, pa_embed is LEARNS
+        assert (t.claims[0].holds is True) == srn_ok and (t.claims[1].holds is True) == pa_ok
+        srn_learns, pa_learns = t.claims[0], t.claims[1]
+        for c, controls, key in ((t.claims[2], [srn_learns], "SRN final"),
+                                 (t.claims[3], [pa_learns], "PA final"),
+                                 (t.claims[4], [srn_learns, pa_learns], "no help")):
+            failed = [k for k in controls if k.holds is not True]
+            if not failed:
+                assert not c.not_tested and c.holds is True
+                assert c.expected is pa.EXPECT["pa-6.2"][key]["book"]
+            else:  # the reason names the first control that does not hold
+                [same] = _untested(t, c.statement)
+                assert same.not_tested.startswith(f"its control ('{failed[0].statement}') ")
+            assert c.as_expected
+    # Figure 2.1: every row after the untrained one rests on the short-term task being learned
+    seen = [0, 10_000, 20_000]
+
+    def fig2_1(embed):
+        return pa.run_fig2_1("book", 0, trained={
+            "strings_seen": seen, "embed": [[0.0, 50.0, e] for e in embed],
+            "final": [[0.0, 0.0, 0.0], [0.0, 30.0, 0.0]],  # one network leans on one indicator
+            "avg_max": [[0.0005, 0.002, 0.01]] * 2, "pairs_both_final": [[0.0] * 3] * 2}).claims
+
+    learned = fig2_1(LEARNS)
+    assert learned.claims[2].statement.startswith("the short-term task is learned")
+    assert not any(c.not_tested for c in learned.claims)
+    assert [c.holds for c in learned.claims[1:]] == [True, True, False, True, True]
+    assert learned.claims[3].expected is pa.EXPECT["pa-2.1"]["never final"]["book"] is False
+    learned.verify()
+    for embed, state in ((UNDECIDED, "is undecided"), (FAILS, "does not hold")):
+        t = fig2_1(embed)
+        assert [c.statement for c in t.claims] == [c.statement for c in learned.claims]
+        gated = [c for c in t.claims if c.not_tested]
+        assert gated == [t.claims[1]] + t.claims[3:]
+        for c in gated:
+            _untested(t, c.statement)
+            assert c.not_tested == f"its control ('{t.claims[2].statement}') {state}"
+        # the untrained networks (test 0) learned nothing by design: that row needs no control
+        assert not t.claims[0].not_tested and t.claims[0].statement.startswith("untrained network")
+        counts = outcome_counts([t.rows()])
+        assert [counts[c.statement] for c in gated] == [{"not tested": 1}] * 4
+        t.verify()
 
 
 def test_figure_8_4_where_neither_learns_at_h_4_is_not_tested(tiny, monkeypatch):
