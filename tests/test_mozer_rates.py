@@ -98,3 +98,28 @@ def test_search_grid_and_side_by_side_read_a_result(tiny):
     assert len(text) == 2 + len(r.claims.rows())
     assert "12.5, does not hold" in next(line for line in text if line.startswith("verbs: full network learns"))
     assert text[2].startswith("delay 1: the focused runs learn") and "  —  " in text[2]  # not in `untuned`
+
+
+def test_the_paper_scale_measures_its_own_15_runs_the_first_of_the_untuned_records():
+    """mozer-rates keeps the paper's 15 measuring runs whatever the untuned records train (their
+    first 15 are these networks), and compares with those first runs only."""
+    assert mr.RATE_SIZES["paper"].runs == 15 == fb.PAPER_DESIGN
+    # the untuned records train more than 15 (to decide their shares): the numbers are apart
+    assert fb.SIZES["mozer-reproduce"]["paper"].runs > 15 and fb.SIZES["mozer-verbs"]["paper"].runs > 15
+
+
+def test_the_untuned_tables_and_summary_use_the_tuned_runs_networks(monkeypatch):
+    from tempnets.chapters import focused_backprop as fbm
+    from tempnets.chapters import mozer_rates as mrm
+
+    monkeypatch.setitem(fbm.SIZES, "mozer-reproduce", {"book": fbm.Sizes(5, 100, 150)})
+    monkeypatch.setitem(fbm.SIZES, "mozer-verbs", {"book": fbm.Sizes(5, 60)})
+    rep, verbs = fbm.run_reproduce("book", 1, progress=False), fbm.run_verbs("book", 1, progress=False)
+    tables = mrm.untuned_tables(3, reproduce=rep.data, verbs=verbs.data)
+    assert [t.title.endswith("(the first 3 runs)") for t in tables] == [True, True]
+    assert all(c.expected is None for t in tables for c in t.claims)
+    direct = fbm.run_reproduce("paper", trained=fbm.first_runs(rep.data, 3)).claims
+    assert [repr(c.ours) for c in tables[0].claims] == [repr(c.ours) for c in direct.claims]
+    tuned = {"tuned": {"delay4": {a: {"final": rep.data[f"{a}_delay4"]["final"][:3]} for a in mrm.ARCHS}}}
+    text = mrm.delay4_summary(rep.data, tuned)
+    assert "same 3 networks" in text and "result keeps" in text  # the same 3 runs on both sides

@@ -41,7 +41,8 @@ from ..experiments import Result, numba_threads
 from ..scale import get_scale
 from ..selfcheck import check_function, check_value
 
-__all__ = ["PAPER", "RATES", "SIZES", "Sizes", "context_connections", "run_dear", "run_verbs", "run_reversed", "run_reproduce",
+__all__ = ["PAPER", "PAPER_DESIGN", "RATES", "SIZES", "Sizes", "first_runs", "paper_ttest", "constant_answer_score",
+           "add_delay1_p", "add_delay4_perfect", "add_delay4_p", "context_connections", "run_dear", "run_verbs", "run_reversed", "run_reproduce",
            "run_large_verbs", "params_from_data", "context_profile", "figure5_verbs",
            "check_gamma", "check_alpha_closed_form", "check_rtrl_memory", "operation_counts"]
 
@@ -75,6 +76,7 @@ EXPECT = {
     "verbs-unvoiced": {"book": None, "paper": None},
     "reversed-slower": {"book": None, "paper": None},
     "reversed-full-fails": {"book": True, "paper": None},
+    "reversed-full-learns-some": {"book": True, "paper": True},
     "reproduce-delay1-learn": {"focused": {"book": None, "paper": None}, "full": {"book": None, "paper": None}},
     "reproduce-delay4-full-some": {"book": False, "paper": False},
     "reproduce-delay4-focused": {"book": None, "paper": False},
@@ -104,16 +106,36 @@ class Sizes:
 
 SIZES = {
     "mozer-dear": {"book": Sizes(50, 3000), "paper": Sizes(150, 5000)},
-    "mozer-verbs": {"book": Sizes(15, 2000), "paper": Sizes(15, 2000)},
+    # With the paper's 15 runs, 11 (73.3%) had a unit coding "final phoneme unvoiced", and the
+    # 95% interval (48% to 89%) straddled the bound 50%: inconclusive.  At that share about 18
+    # runs decide it; the paper scale trains 60, which decide it 97 times in 100 if the share is
+    # as measured (fixed before the run, never raised after it).  Runs 0-14 are the same.
+    "mozer-verbs": {"book": Sizes(15, 2000), "paper": Sizes(60, 2000)},
     "mozer-reversed": {"book": Sizes(15, 2000), "paper": Sizes(60, 5000)},
-    "mozer-reproduce": {"book": Sizes(15, 5000, 15000), "paper": Sizes(15, 5000, 15000)},
+    # With the paper's 15 runs, 13 of each network (86.7%) learned delay 1 perfectly, an interval
+    # (62% to 96%) across the bound 75%, and the focused network's margin of perfect runs at delay
+    # 4 (5 against 0) was undecided.  At those shares about 67 runs decide delay 1; the paper scale
+    # trains 120, which decide the delay-1 rows about 88 times in 100 and the delay-4 margin
+    # about 90 (fixed before the run, never raised after it).  Runs 0-14 are the same.
+    "mozer-reproduce": {"book": Sizes(15, 5000, 15000), "paper": Sizes(120, 5000, 15000)},
     "mozer-large-verbs": {"book": Sizes(4, 1500), "paper": Sizes(10, 5000)},
 }
-"""Runs and epochs of each experiment.  At paper scale DEAR trains 150 networks (the paper: 50)
-and the reversed verbs 60 per condition: with 50 and 15, the intervals of DEAR's median epochs
-and of the reversed verbs' ratio of medians and full-network mean straddled their thresholds
-(issue 32: enough networks that each claim can decide).  150 decide DEAR's median; at 60 the
-reversed verbs' two rows sit on their thresholds (ratio 1.0, mean 75.7%), still undecided."""
+"""Runs and epochs of each experiment.  At paper scale DEAR trains 150 networks (the paper: 50),
+the reversed verbs 60 per condition, the regular verbs 60 and sequence reproduction 120 (the
+paper: 15): with the paper's numbers, the intervals of DEAR's median epochs, of the reversed
+verbs' ratio of medians and full-network mean, of the share of runs with an "unvoiced" unit and
+of the shares that learn sequence reproduction straddled their thresholds (issue 32: enough
+networks that each claim can decide).  150 decide DEAR's median; at 60 the reversed verbs' two
+rows sit on their thresholds (ratio 1.0, mean 75.7%), still undecided.  Network ``k`` draws
+from a stream that does not depend on how many are trained (:func:`tempnets.focused.init_many`),
+so the first 15 are the paper's design (the rows that use it: :data:`PAPER_DESIGN`) and the
+networks ``mozer-rates`` measures with tuned rates."""
+
+PAPER_DESIGN = PAPER["reproduce_runs"]
+"""The runs per network of the paper's sequence reproduction (its t(28)).  The rows whose value
+depends on the number of runs in one direction only, a t-test's p (it shrinks as runs are added)
+and "some runs learn" (a count that only grows), are computed on the first this many runs of
+each network, so that more runs never make them easier to pass."""
 
 
 def _rng(seed, *tags):
@@ -198,6 +220,16 @@ def _ttest(a, b):
     return float(r.statistic), float(r.pvalue)
 
 
+def constant_answer_score(seqs) -> float:
+    """The % right (argmax scoring, :func:`tempnets.focused_training.evaluate`) of the best network
+    that gives every sequence the same answer: the share of sequences whose target is the
+    commonest one.  The do-nothing score of a classification task (a network that learned
+    nothing of its input can do no better)."""
+    seqs = T.check_sequences(seqs)
+    targets = seqs.Y[seqs.M > 0].argmax(axis=1)
+    return 100.0 * float(np.bincount(targets).max()) / targets.size
+
+
 def _epochs_to(curve_epochs, perf, level):
     """First stored epoch at which each run's performance reaches ``level`` (nan if never)."""
     perf = np.asarray(perf)
@@ -233,6 +265,153 @@ def add_some_learn(t, statement, paper, k, n, expected, note="") -> None:
     t.add(statement, "text", paper, k, claims.at_least(1), expected=expected, do_nothing=0,
           note=(note + "; " if note else "") + f"design: a count over these {n} runs, no interval "
                "(0 fails, any run that learns passes); " + intervals.share_note(k, n))
+
+
+PER_RUN = ("performance", "final", "epochs_to_criterion")
+"""The per-run entries of a condition stored by a runner (besides its ``params`` and ``test_*``)."""
+
+
+def first_runs(data, n: int) -> dict:
+    """A runner's data cut to its first ``n`` runs per condition, as if it had trained ``n``.
+
+    Network ``k`` starts from the same weights whatever the number trained (each draws from a
+    stream of its own, :func:`tempnets.focused.init_many`) and trains alone, so these are the
+    first ``n`` runs of any larger run with the same seed: the runs ``mozer-rates`` measures, and
+    the paper's design (:data:`PAPER_DESIGN`).
+
+    Parameters
+    ----------
+    data : dict or Result
+        The data of ``mozer-verbs``, ``mozer-reproduce`` or ``mozer-reversed`` (a result or a
+        record's ``data``): conditions holding ``final``, ``params``, ... and ``sizes``.
+    n : int
+        Runs to keep, from 1 to ``data["sizes"]["runs"]``.
+
+    Returns
+    -------
+    dict
+        The same data with ``n`` runs per condition and ``sizes["runs"] = n``; what a runner
+        re-derives from its runs (the verbs' ``reading``) is left out.
+    """
+    data = data.data if isinstance(data, Result) else data
+    checks.instance("data", data, dict, "a runner's data (a Result or a record's data)")
+    try:
+        runs = count("data['sizes']['runs']", data["sizes"]["runs"], 1)
+    except (KeyError, TypeError):
+        raise ValueError("data must hold sizes['runs'] (the data of mozer-verbs, mozer-reversed or "
+                         "mozer-reproduce)") from None
+    n = count("n", n, 1, runs)
+
+    def cut(cond):
+        out = dict(cond)
+        for key, value in cond.items():
+            if key in PER_RUN or key.startswith("test_"):
+                if len(value) != runs:
+                    raise ValueError(f"data: {key} holds {len(value)} runs, sizes say {runs}")
+                out[key] = list(value[:n])
+            elif key == "params":
+                out[key] = {k: (v if k == "arch" else list(v[:n])) for k, v in value.items()}
+        return out
+
+    out = {}
+    for key, value in data.items():
+        if key == "reading":
+            continue
+        if isinstance(value, dict) and "final" in value and "params" in value:
+            value = cut(value)
+        elif isinstance(value, list) and value and all(isinstance(v, dict) and "final" in v for v in value):
+            value = [cut(v) for v in value]  # the reversed verbs' sweep
+        out[key] = value
+    out["sizes"] = dict(data["sizes"], runs=n)
+    return out
+
+
+def paper_ttest(a, b) -> tuple:
+    """Student's t-test (:func:`_ttest`) on the first :data:`PAPER_DESIGN` runs of ``a`` and of
+    ``b`` (run order), the paper's t(28): ``(t, p, m_a, m_b)`` with the runs used.  A p-value falls
+    as runs are added, so a row comparing it with the paper's bound is computed on the paper's
+    number of runs, whatever our number."""
+    a, b = (np.asarray(x, float)[:PAPER_DESIGN] for x in (a, b))
+    tt, p = _ttest(a, b) if min(a.size, b.size) > 1 else (float("nan"), float("nan"))
+    return tt, p, a.size, b.size
+
+
+def add_delay1_p(t, e, expected, note="") -> None:
+    """Add delay 1's "the difference is not significant (t-test p > 0.3)": epochs to perfect of
+    the runs that got there among the first :data:`PAPER_DESIGN` of each network (``e``: per
+    architecture, each run's epochs to criterion, -1 where never); ``note`` ends the row's note."""
+    got = {a: np.asarray(e[a])[:PAPER_DESIGN] for a in ("focused", "full")}
+    a_, b_ = (got[a][got[a] >= 0] for a in ("focused", "full"))
+    tt, p, _, _ = paper_ttest(a_, b_)
+    t.add("delay 1: the difference is not significant (t-test p > 0.3)", "text, t(28) = 0.958", 0.3,
+          round(p, 4), claims.at_least(0.3), expected=expected,
+          note=f"ours t = {tt:.2f}, over the runs that got there among the first {PAPER_DESIGN} of each "
+               f"({a_.size} and {b_.size}): the paper's design, since p falls as runs are added"
+               + (f"; {note}" if note else ""),
+          not_tested="" if min(a_.size, b_.size) > 1 else "fewer than two runs of a network got there")
+
+
+def add_delay4_perfect(t, crit4, expected, notes=None) -> None:
+    """Add delay 4's rows on perfect runs (Table 3's text, "12 of 15 runs" against "only 2").
+
+    ``crit4``: per architecture, each run's epochs to criterion (-1: never); ``expected``: the
+    stated verdicts, keys ``"focused"``, ``"full"``, ``"difference"``; ``notes``: per
+    architecture, a note to open its row with.  The paper's counts are of its 15 runs, so the
+    focused network's count and the margin over the full one are compared as shares of runs
+    (the paper's 12 of 15 is 80%, its tolerance of 3 runs 20 points); "some full runs learn", a
+    count that only grows with the runs, is counted over the first :data:`PAPER_DESIGN`.
+    """
+    notes = notes or {}
+    crit4 = {a: np.asarray(crit4[a]) for a in ("focused", "full")}
+    k4 = {a: int((crit4[a] >= 0).sum()) for a in crit4}
+    n4 = {a: crit4[a].size for a in crit4}
+    m = PAPER["reproduce_runs"]
+    paper = {a: 100.0 * PAPER["reproduce_delay4_perfect"][a] / m for a in crit4}
+    tol = 100.0 * 3 / m  # the former tolerance of 3 of the paper's 15 runs, as a share
+    lead = {a: notes[a] + "; " if notes.get(a) else "" for a in crit4}
+    t.add("delay 4: focused runs learning perfectly (% of runs)", "text",
+          round(paper["focused"], 1), round(100.0 * k4["focused"] / n4["focused"], 1), claims.within(tol),
+          expected=expected["focused"], interval=intervals.percent(k4["focused"], n4["focused"]), do_nothing=0.0,
+          note=lead["focused"] + f"the paper: {PAPER['reproduce_delay4_perfect']['focused']} of its {m} runs; "
+               f"the tolerance, 3 of its runs, as a share ({tol:.0f} points); "
+               + intervals.share_note(k4["focused"], n4["focused"]))
+    first = crit4["full"][:PAPER_DESIGN]
+    k_first = int((first >= 0).sum())
+    add_some_learn(t, f"delay 4: some full runs learn perfectly (runs, of the first {PAPER_DESIGN}: the "
+                      "paper's number)", PAPER["reproduce_delay4_perfect"]["full"], k_first, first.size,
+                   expected["full"],
+                   note=lead["full"] + f"a count that only grows with the runs, so over the paper's {m} "
+                        f"(the first {first.size}); {k4['full']} of all {n4['full']} runs")
+    if n4["focused"] == n4["full"]:
+        n = n4["focused"]
+        lo, hi = intervals.share_difference(k4["focused"], n, k4["full"], n)
+        diff_interval = (100.0 * lo, 100.0 * hi)
+        diff_note = f"95% interval: Newcombe, {k4['focused']} vs {k4['full']} of {n} runs"
+        diff_design = intervals.Design("share_difference", (n, n), unit="percent")
+    else:
+        diff_interval, diff_note = None, "no interval: the two sets of runs differ in size"
+        diff_design = None
+    t.add("delay 4: focused learns perfectly more often than full (% of runs, difference)", "text",
+          round(paper["focused"] - paper["full"], 1),
+          round(100.0 * (k4["focused"] / n4["focused"] - k4["full"] / n4["full"]), 1),
+          claims.at_least(tol), expected=expected["difference"], interval=diff_interval, design=diff_design,
+          do_nothing=0.0,
+          note=f"the paper: {PAPER['reproduce_delay4_perfect']['focused']} vs "
+               f"{PAPER['reproduce_delay4_perfect']['full']} of {m} runs; the bound, a margin of 3 of its "
+               f"runs, as a share ({tol:.0f} points); {diff_note}")
+
+
+def add_delay4_p(t, final4, expected, why="") -> None:
+    """Add "delay 4: focused > full, significant (t-test p < 0.001)" on the first
+    :data:`PAPER_DESIGN` runs of each network (``final4``: per architecture, final % right), the
+    paper's t(28) = 8.42: p falls as runs are added, so more runs must not make it easier to pass.
+    ``why``: the reason it is not tested (:func:`tempnets.claims.control_gate`), or ``""``."""
+    tt, p, ma, mb = paper_ttest(final4["focused"], final4["full"])
+    t.add("delay 4: focused > full, significant (t-test p < 0.001)", "text, t(28) = 8.42", 0.001,
+          round(p, 6) if np.isfinite(p) else float("nan"), claims.at_most(0.001),
+          expected=None if why else expected, not_tested=why,
+          note=f"ours t({ma + mb - 2}) = {tt:.2f} (two-sided; a negative t: the full network ends higher), on "
+               f"the first {ma} and {mb} runs, the paper's design: p falls as runs are added")
 
 
 # ----------------------------------------------------------------------------- DEAR
@@ -622,9 +801,20 @@ def run_reversed(scale="book", seed=0, jobs=1, progress=None, trained=None) -> R
           "text", None, round(gr - gf, 1), claims.between(-5.0, 5.0),
           interval=intervals.mean_difference(rev["test_held_out"], fwd["test_held_out"]),
           note=f"unreversed {gf:.1f}, reversed {gr:.1f}; 95% interval: Welch")
+    # "Does not succeed" (at most 75%) is passed by a network that learns nothing; it says
+    # something of the full network only when that network decidedly learned something (issue 32).
+    constant = constant_answer_score(V.verb_task(items, 3, reverse=True))
+    learned_some = t.add(
+        f"the full network learns more than doing nothing: final % right (mean) at least a point above the "
+        f"best constant answer ({constant:.1f}%)", "Figure 6", None, round(float(np.mean(full["final"])), 1),
+        claims.at_least(constant + 1.0), expected=EXPECT["reversed-full-learns-some"][scale],
+        interval=intervals.mean(full["final"], bounds=(0, 100)), do_nothing=constant,
+        note="a network that gives every verb the same ending is right on the verbs of the commonest "
+             f"ending, {constant:.1f}% (% right: the most active output is the right ending)")
+    why = claims.control_gate(learned_some)
     t.add("the full network does not succeed: final % right (mean)", "Figure 6", None,
           round(float(np.mean(full["final"])), 1), claims.at_most(75.0), interval=intervals.mean(full["final"]),
-          expected=EXPECT["reversed-full-fails"][scale],
+          expected=None if why else EXPECT["reversed-full-fails"][scale], not_tested=why,
           note="the threshold is the paper's best single run, 75% (next row); it gives no mean")
     best = max(max(d["final"]) for d in data["full_sweep"])
     t.add(f"the full network's best single run over {len(data['full_sweep'])} learning-rate settings "
@@ -666,34 +856,13 @@ def run_reproduce(scale="book", seed=0, jobs=1, progress=None, trained=None) -> 
               PAPER["reproduce_delay1_epochs"][a], round(float(ok.mean()), 1) if ok.size else float("nan"),
               claims.relative(0.5), expected=False, interval=intervals.mean(ok) if ok.size else None,
               note="our rates learn this task 2-3 times more slowly")
-    a, b = e["focused"][e["focused"] >= 0], e["full"][e["full"] >= 0]
-    tt, p = _ttest(a, b) if min(a.size, b.size) > 1 else (float("nan"), float("nan"))
-    t.add("delay 1: the difference is not significant (t-test p > 0.3)", "text, t(28) = 0.958",
-          0.3, round(p, 4), claims.at_least(0.3), expected=False,
-          note=f"ours t = {tt:.2f}: the focused net is reliably slower")
+    add_delay1_p(t, e, False, note="the focused net is reliably slower")
     final4 = {a: np.array(data[f"{a}_delay4"]["final"]) for a in ("focused", "full")}
-    crit4 = {a: np.array(data[f"{a}_delay4"]["epochs_to_criterion"]) for a in ("focused", "full")}
-    k4 = {a: int((crit4[a] >= 0).sum()) for a in ("focused", "full")}
-    n4 = {a: crit4[a].size for a in ("focused", "full")}
-    t.add("delay 4: focused runs learning perfectly", "text", PAPER["reproduce_delay4_perfect"]["focused"],
-          k4["focused"], claims.within(3), expected=EXPECT["reproduce-delay4-focused"][scale],
-          interval=intervals.count(k4["focused"], n4["focused"]), do_nothing=0,
-          note="fewer than the paper's, but far more than the full network's (next rows); "
-               + intervals.share_note(k4["focused"], n4["focused"]))
-    add_some_learn(t, "delay 4: some full runs learn perfectly (runs)", PAPER["reproduce_delay4_perfect"]["full"],
-                   k4["full"], n4["full"], EXPECT["reproduce-delay4-full-some"][scale])
-    if n4["focused"] == n4["full"]:
-        lo, hi = intervals.share_difference(k4["focused"], n4["focused"], k4["full"], n4["full"])
-        diff_interval = (n * lo, n * hi)
-        diff_note = f"95% interval: Newcombe, {k4['focused']} vs {k4['full']} of {n} runs"
-        diff_design = intervals.Design("share_difference", (n, n), unit="count")
-    else:
-        diff_interval, diff_note = None, "no interval: the two sets of runs differ in size"
-        diff_design = None
-    t.add("delay 4: focused learns perfectly more often than full (runs, difference)", "text",
-          PAPER["reproduce_delay4_perfect"]["focused"] - PAPER["reproduce_delay4_perfect"]["full"],
-          k4["focused"] - k4["full"], claims.at_least(3), expected=EXPECT["reproduce-delay4-difference"][scale],
-          interval=diff_interval, note=diff_note, design=diff_design, do_nothing=0)
+    crit4 = {a: data[f"{a}_delay4"]["epochs_to_criterion"] for a in ("focused", "full")}
+    add_delay4_perfect(t, crit4, {"focused": EXPECT["reproduce-delay4-focused"][scale],
+                                  "full": EXPECT["reproduce-delay4-full-some"][scale],
+                                  "difference": EXPECT["reproduce-delay4-difference"][scale]},
+                       {"focused": "fewer than the paper's, but far more than the full network's (next rows)"})
     # The do-nothing baseline: zeros at every step score 70% at delay 4 (7 of 10 targets are
     # zero), so a mean-performance check that this baseline passes says nothing of learning.
     zero = T.zero_output_score(V.reproduction_task(4), RATES["reproduce"])
@@ -717,10 +886,7 @@ def run_reproduce(scale="book", seed=0, jobs=1, progress=None, trained=None) -> 
     # focused > full says nothing of Mozer's comparison while the full network sits on the
     # do-nothing score: the row rests on that control (issue 32)
     why = claims.control_gate(above_zeros)
-    tt, p = _ttest(final4["focused"], final4["full"])
-    t.add("delay 4: focused > full, significant (t-test p < 0.001)", "text, t(28) = 8.42", 0.001,
-          round(p, 6), claims.at_most(0.001), note=f"ours t({2 * n - 2}) = {tt:.2f}",
-          expected=None if why else True, not_tested=why)
+    add_delay4_p(t, final4, True, why)
     return Result(t, data)
 
 
@@ -749,10 +915,11 @@ def run_large_verbs(scale="book", seed=0, jobs=1, progress=None, trained=None) -
                            f"{data['sizes']['epochs']} epochs")
     for a, d in (("focused", foc), ("full", full)):
         t.add(f"{a}: number of weights", "text", PAPER["large_weights"][a], d["connections"], claims.within(0))
+    learns = {}
     for a, d in (("focused", foc), ("full", full)):
-        t.add(f"{a} network learns the task: final % right (mean)", "Figure 8", None,
-              round(float(np.mean(d["final"])), 1), claims.at_least(85.0), interval=intervals.mean(d["final"]),
-              expected=EXPECT["large-learns"][a][scale])
+        learns[a] = t.add(f"{a} network learns the task: final % right (mean)", "Figure 8", None,
+                          round(float(np.mean(d["final"])), 1), claims.at_least(85.0),
+                          interval=intervals.mean(d["final"]), expected=EXPECT["large-learns"][a][scale])
     halves = [np.asarray(d["performance"])[:, : len(d["curve_epochs"]) // 2].mean(axis=1) for d in (foc, full)]
     half = [float(np.mean(x)) for x in halves]
     t.add("the full network learns somewhat more quickly: mean % right over the first half, full minus "
@@ -760,9 +927,13 @@ def run_large_verbs(scale="book", seed=0, jobs=1, progress=None, trained=None) -
           interval=intervals.mean_difference(halves[1], halves[0]),
           note=f"focused {half[0]:.1f}, full {half[1]:.1f}; 95% interval: Welch, {len(halves[0])} runs each")
     for a, d in (("focused", foc), ("full", full)):
+        # poor generalisation is what a network that learned nothing shows too: the row says
+        # something only of a network that decidedly learned the task (issue 32)
+        why = claims.control_gate(learns[a])
         g = float(np.mean(d["test_held_out"]))
         t.add(f"{a}: generalisation to held-out regular verbs is poor (% right, mean)", "Figure 8, far right",
-              None, round(g, 1), claims.at_most(75.0), interval=intervals.mean(d["test_held_out"]))
+              None, round(g, 1), claims.at_most(75.0), interval=intervals.mean(d["test_held_out"]),
+              expected=None if why else True, not_tested=why)
     held_seqs = V.verb_task([tuple(h) for h in data["held_out"]], 13)
     corpus_seqs = V.verb_task([tuple(c) for c in data["corpus"]], 13)
     irregular, ring = [], []
