@@ -72,15 +72,16 @@ EXPECT = {
     "dear-arbe": {"paper": {"book": False, "paper": False}, "fig3": {"book": False, "paper": False}},
     "dear-daer": {"paper": {"book": False, "paper": False}, "fig3": {"book": False, "paper": False}},
     "dear-none-kept": {"paper": {"book": True, "paper": True}, "fig3": {"book": False, "paper": False}},
-    "verbs-full-quicker": {"book": None, "paper": None},
-    "verbs-unvoiced": {"book": None, "paper": None},
+    "verbs-full-quicker": {"book": None, "paper": False},
+    "verbs-unvoiced": {"book": None, "paper": True},
     "reversed-slower": {"book": None, "paper": None},
     "reversed-full-fails": {"book": True, "paper": None},
     "reversed-full-learns-some": {"book": True, "paper": True},
-    "reproduce-delay1-learn": {"focused": {"book": None, "paper": None}, "full": {"book": None, "paper": None}},
+    "reproduce-delay1-learn": {"focused": {"book": None, "paper": None}, "full": {"book": None, "paper": True}},
     "reproduce-delay4-full-some": {"book": False, "paper": False},
     "reproduce-delay4-focused": {"book": None, "paper": False},
-    "reproduce-delay4-difference": {"book": None, "paper": None},
+    "reproduce-delay4-difference": {"book": None, "paper": True},
+    "reproduce-delay4-full-above-zeros": {"book": False, "paper": None},
     "large-learns": {"focused": {"book": True, "paper": True}, "full": {"book": None, "paper": True}},
     "large-ring": {"book": None, "paper": None},
 }
@@ -878,7 +879,8 @@ def run_reproduce(scale="book", seed=0, jobs=1, progress=None, trained=None) -> 
           f"delay 4: the full network does better than outputting zeros ({zero:.1f}%): mean final "
           "performance minus that baseline (points)", "text",
           round(PAPER["reproduce_delay4_mean"]["full"] - zero, 1), round(float(final4["full"].mean() - zero), 1),
-          claims.at_least(1.0), expected=False, interval=intervals.mean(final4["full"] - zero),
+          claims.at_least(1.0), expected=EXPECT["reproduce-delay4-full-above-zeros"][scale],
+          interval=intervals.mean(final4["full"] - zero),
           note=f"paper: 72.9 − {zero:.1f}, our subtraction (the paper does not define its percentage, "
                "so how its networks that did not learn would score by ours is unknown); ours: "
                f"{int(np.sum(final4['full'] <= zero))} of {final4['full'].size} runs end at or below the baseline",
