@@ -32,9 +32,10 @@ Separate seeds
     The networks of the search draw from the stream ``(seed, "mozer-rates", "select", task,
     arch)``; the networks that then measure the claims draw from the streams of
     ``mozer-verbs`` and ``mozer-reproduce`` (``(seed, "verbs", arch)``, ``(seed,
-    "reproduce", delay, arch)``), so they start from the same initial weights as the untuned
-    records, take no part in the choice, and the tuned and untuned tables differ only in
-    the rates.
+    "reproduce", delay, arch)``), so they start from the same initial weights as the first 15
+    runs of the untuned records (which train more at paper scale; a run's weights do not depend
+    on how many are trained), take no part in the choice, and the tuned table and the untuned
+    one on those 15 runs (:func:`untuned_tables`) differ only in the rates.
 
 Data and re-derivation
     ``data["search"][task][arch]`` holds the settings evaluated, in order, and each one's
