@@ -336,6 +336,28 @@ def test_the_full_network_failing_reversed_verbs_rests_on_it_learning_something(
     assert control.holds is True and not fails.not_tested and fails.holds is True
 
 
+def test_reversed_generalisation_as_good_rests_on_the_reversed_network_learning(small):
+    """Two networks that learned nothing generalise equally: 'as good for reversed as unreversed'
+    is decided only when the reversed network decidedly learned its verbs (issue 32)."""
+    import copy
+
+    data = fb.run_reversed("book", 0, progress=False).data
+
+    def row(final, held_out):
+        d = copy.deepcopy(data)
+        d["focused_reversed"]["final"] = final
+        d["focused_reversed"]["test_held_out"] = held_out
+        d["focused_forward"]["test_held_out"] = held_out
+        claims = fb.run_reversed("paper", 0, trained=d).claims.claims
+        return next(c for c in claims if c.statement.startswith("generalisation is as good"))
+
+    nothing = row([30.0, 31.0, 32.0], [30.0, 31.0, 32.0])  # equal, and nothing learned
+    assert nothing.category == "not tested" and nothing.expected is None
+    assert nothing.not_tested.startswith("its control ('the focused network learns reversed verbs")
+    learned = row([98.0, 99.0, 100.0], [70.0, 71.0, 72.0])
+    assert not learned.not_tested and learned.holds is True
+
+
 def test_delay4_full_mean_is_not_tested_when_doing_nothing_passes(small):
     data = fb.run_reproduce("book", 0, progress=False).data
 

@@ -788,8 +788,9 @@ def run_reversed(scale="book", seed=0, jobs=1, progress=None, trained=None) -> R
     full = data["full_sweep"][0]
     t = claims.ClaimsTable(f"Reversed regular verbs (Figure 6): {data['sizes']['runs']} runs, "
                            f"{data['sizes']['epochs']} epochs")
-    t.add("the focused network learns reversed verbs: final % right (mean)", "Figure 6", None,
-          round(float(np.mean(rev["final"])), 1), claims.at_least(90.0), interval=intervals.mean(rev["final"]))
+    rev_learns = t.add("the focused network learns reversed verbs: final % right (mean)", "Figure 6", None,
+                       round(float(np.mean(rev["final"])), 1), claims.at_least(90.0),
+                       interval=intervals.mean(rev["final"]))
     e_f, e_r = (np.where(np.isnan(e), np.inf, e) for e in (_epochs_to(fwd["curve_epochs"], fwd["performance"], 90.0),
                                                           _epochs_to(rev["curve_epochs"], rev["performance"], 90.0)))
     med = [float(np.median(e)) for e in (e_f, e_r)]
@@ -798,9 +799,12 @@ def run_reversed(scale="book", seed=0, jobs=1, progress=None, trained=None) -> R
           expected=EXPECT["reversed-slower"][scale], interval=intervals.ratio_of_medians(e_r, e_f),
           note=f"unreversed {med[0]:g}, reversed {med[1]:g}; 95% interval: bootstrap, {e_f.size} runs each")
     gf, gr = float(np.mean(fwd["test_held_out"])), float(np.mean(rev["test_held_out"]))
+    # two networks that learned nothing generalise equally (badly): "as good" says something only
+    # once the reversed network has decidedly learned its verbs (issue 32)
+    why = claims.control_gate(rev_learns)
     t.add("generalisation is as good for reversed as unreversed verbs: difference in % right (held out)",
-          "text", None, round(gr - gf, 1), claims.between(-5.0, 5.0),
-          interval=intervals.mean_difference(rev["test_held_out"], fwd["test_held_out"]),
+          "text", None, round(gr - gf, 1), claims.between(-5.0, 5.0), expected=None if why else True,
+          interval=intervals.mean_difference(rev["test_held_out"], fwd["test_held_out"]), not_tested=why,
           note=f"unreversed {gf:.1f}, reversed {gr:.1f}; 95% interval: Welch")
     # "Does not succeed" (at most 75%) is passed by a network that learns nothing; it says
     # something of the full network only when that network decidedly learned something (issue 32).
@@ -916,7 +920,8 @@ def run_large_verbs(scale="book", seed=0, jobs=1, progress=None, trained=None) -
     t = claims.ClaimsTable(f"Large verb set (Figure 8): 136 verbs, {data['sizes']['runs']} runs, "
                            f"{data['sizes']['epochs']} epochs")
     for a, d in (("focused", foc), ("full", full)):
-        t.add(f"{a}: number of weights", "text", PAPER["large_weights"][a], d["connections"], claims.within(0))
+        t.add(f"{a}: number of weights", "text", PAPER["large_weights"][a], d["connections"], claims.within(0),
+              kind="computation")  # a count of the architecture's connections, true of any run
     learns = {}
     for a, d in (("focused", foc), ("full", full)):
         learns[a] = t.add(f"{a} network learns the task: final % right (mean)", "Figure 8", None,
