@@ -121,11 +121,12 @@ untuned records' budgets, and from their streams: the first 30 networks of ``moz
 and ``mozer-verbs``, which may train more (:func:`untuned_tables`)."""
 
 EXPECT = {
-    "delay1-learns": {"focused": {"book": None, "paper": True}, "full": {"book": None, "paper": True}},
+    # paper scale, 30 runs: the full network's share (27 of 30, 74-97%) straddles 75%
+    "delay1-learns": {"focused": {"book": None, "paper": True}, "full": {"book": None, "paper": None}},
     "delay1-epochs": {"focused": {"book": None, "paper": False}, "full": {"book": None, "paper": False}},
     "delay1-p": {"book": None, "paper": False},
     "delay4-perfect": {"focused": {"book": None, "paper": False}, "full": {"book": None, "paper": False}},
-    "delay4-difference": {"book": None, "paper": None},
+    "delay4-difference": {"book": None, "paper": False},  # 30 runs: 0 of 30 against 0 of 30
     "delay4-mean": {"focused": {"book": None, "paper": False}, "full": {"book": None, "paper": None}},
     "delay4-full-above-zeros": {"book": None, "paper": True},
     "delay4-focused-higher": {"book": None, "paper": False},
