@@ -1299,7 +1299,7 @@ def run_problem3(scale="book", seed=0, jobs=1, progress=None, trained=None, chec
     n_big, n_small = (len(cell(nh, n_ss[-1])["epochs_to_criterion"]) for nh in (hidden[-1], hidden[0]))
     table.add(f"more hidden units help: with {n_ss[-1]} S's, share of runs solved within the cap, "
               f"{hidden[-1]} minus {hidden[0]} units", "§5.1", "faster with more units",
-              k_big / n_big - k_small / n_small, claims.at_least(SIZE_EFFECT_AT_LEAST),
+              k_big / n_big - k_small / n_small, claims.at_least(SIZE_EFFECT_AT_LEAST), do_nothing=0.0,
               expected=EXPECT["problem3-size-effect"][scale],
               interval=intervals.share_difference(k_big, n_big, k_small, n_small),
               note=f"{R} runs per cell, cap {cap:,} epochs; solved within the cap: " + "; ".join(
