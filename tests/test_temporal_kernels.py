@@ -115,7 +115,7 @@ def _claims_by_name(data):
 
 def _five_networks():
     """The recorded tk-long-delays run cut to its first five networks per model: the design
-    these tests are about (the record has eight; networks are drawn one by one, so its first
+    these tests are about (the record has sixty; networks are drawn one by one, so its first
     five are a five-network run's)."""
     import copy
     data = copy.deepcopy(experiments.read_record("paper_scale/tk-long-delays.json")["data"])
