@@ -89,12 +89,18 @@ EXAMPLES = {
     "tempnets.chapters.focused_backprop.check_alpha_closed_form": lambda: Example(
         _ch("focused_backprop")._alpha_closed, budget=2),
     "tempnets.chapters.focused_backprop.check_rtrl_memory": _a(25 * (25 * (25 + 8 + 1)) / (25 * 9 + 2 * 25)),
+    "tempnets.chapters.focused_backprop.first_runs": _a(
+        {"sizes": {"runs": 2, "epochs": 10}, "focused": {"final": [90.0, 95.0], "epochs_to_criterion": [5, -1],
+                                                         "params": {"arch": "focused", "W_in": [[0.1], [0.2]]}}}, 1),
+    "tempnets.chapters.focused_backprop.constant_answer_score": lambda: Example(
+        __import__("tempnets.verbs").verbs.verb_task(__import__("tempnets.verbs").verbs.regular_verbs()[:6], 3)),
     # graded_state_machines
     "tempnets.chapters.graded_state_machines.check_bptt31_gradient": _a(_bptt31, budget=2),
     "tempnets.chapters.graded_state_machines.train_problem3": None,  # private: run_problem3's
     # mozer_rates
     "tempnets.chapters.mozer_rates.search_grid": _a(_mozer_data(), "delay1", "full"),
     "tempnets.chapters.mozer_rates.side_by_side": _a([_ROW], [dict(_ROW, ours=80.0)], width=40),
+    "tempnets.chapters.mozer_rates.untuned_tables": _a(2, budget=2),  # from the committed records
     # periodically_attentive_units
     "tempnets.chapters.periodically_attentive_units.check_attention_mask": lambda: Example(
         _ch("periodically_attentive_units").attention_mask, budget=2),

@@ -201,7 +201,7 @@ def test_claims_over_runs_carry_intervals_and_are_inconclusive_when_they_straddl
 
 def _delay4_rows(focused, full):
     t = fb.claims.ClaimsTable("t")
-    fb.add_delay4_perfect(t, {"focused": focused, "full": full}, {"focused": None, "full": None, "difference": None})
+    fb._add_delay4_perfect(t, {"focused": focused, "full": full}, {"focused": None, "full": None, "difference": None})
     return {c.statement.split(" (")[0]: c for c in t.claims}
 
 
@@ -242,7 +242,7 @@ def test_rows_that_only_get_easier_with_runs_use_the_papers_15():
     rng = np.random.default_rng(0)
     foc, ful = 75 + 10 * rng.standard_normal(120), 70 + 10 * rng.standard_normal(120)
     t = fb.claims.ClaimsTable("t")
-    fb.add_delay4_p(t, {"focused": foc, "full": ful}, None)
+    fb._add_delay4_p(t, {"focused": foc, "full": ful}, None)
     p15, p120 = fb._ttest(foc[:15], ful[:15])[1], fb._ttest(foc, ful)[1]
     assert p120 < 0.001 < p15  # all 120 runs would pass; the paper's design does not
     [row] = t.claims
@@ -250,7 +250,7 @@ def test_rows_that_only_get_easier_with_runs_use_the_papers_15():
     # delay 1: the runs that got there among the first 15
     e = {"focused": list(range(100, 220)), "full": [-1] * 10 + list(range(300, 410))}
     t = fb.claims.ClaimsTable("t")
-    fb.add_delay1_p(t, e, None)
+    fb._add_delay1_p(t, e, None)
     assert t.claims[0].ours == round(fb._ttest(np.arange(100, 115), np.arange(300, 305))[1], 4)
     assert "(15 and 5)" in t.claims[0].note
 

@@ -41,8 +41,8 @@ from ..experiments import Result, numba_threads
 from ..scale import get_scale
 from ..selfcheck import check_function, check_value
 
-__all__ = ["PAPER", "PAPER_DESIGN", "RATES", "SIZES", "Sizes", "first_runs", "paper_ttest", "constant_answer_score",
-           "add_delay1_p", "add_delay4_perfect", "add_delay4_p", "context_connections", "run_dear", "run_verbs", "run_reversed", "run_reproduce",
+__all__ = ["PAPER", "PAPER_DESIGN", "RATES", "SIZES", "Sizes", "first_runs", "constant_answer_score",
+           "context_connections", "run_dear", "run_verbs", "run_reversed", "run_reproduce",
            "run_large_verbs", "params_from_data", "context_profile", "figure5_verbs",
            "check_gamma", "check_alpha_closed_form", "check_rtrl_memory", "operation_counts"]
 
@@ -327,7 +327,7 @@ def first_runs(data, n: int) -> dict:
     return out
 
 
-def paper_ttest(a, b) -> tuple:
+def _paper_ttest(a, b) -> tuple:
     """Student's t-test (:func:`_ttest`) on the first :data:`PAPER_DESIGN` runs of ``a`` and of
     ``b`` (run order), the paper's t(28): ``(t, p, m_a, m_b)`` with the runs used.  A p-value falls
     as runs are added, so a row comparing it with the paper's bound is computed on the paper's
@@ -337,13 +337,13 @@ def paper_ttest(a, b) -> tuple:
     return tt, p, a.size, b.size
 
 
-def add_delay1_p(t, e, expected, note="") -> None:
+def _add_delay1_p(t, e, expected, note="") -> None:
     """Add delay 1's "the difference is not significant (t-test p > 0.3)": epochs to perfect of
     the runs that got there among the first :data:`PAPER_DESIGN` of each network (``e``: per
     architecture, each run's epochs to criterion, -1 where never); ``note`` ends the row's note."""
     got = {a: np.asarray(e[a])[:PAPER_DESIGN] for a in ("focused", "full")}
     a_, b_ = (got[a][got[a] >= 0] for a in ("focused", "full"))
-    tt, p, _, _ = paper_ttest(a_, b_)
+    tt, p, _, _ = _paper_ttest(a_, b_)
     t.add("delay 1: the difference is not significant (t-test p > 0.3)", "text, t(28) = 0.958", 0.3,
           round(p, 4), claims.at_least(0.3), expected=expected,
           note=f"ours t = {tt:.2f}, over the runs that got there among the first {PAPER_DESIGN} of each "
@@ -352,7 +352,7 @@ def add_delay1_p(t, e, expected, note="") -> None:
           not_tested="" if min(a_.size, b_.size) > 1 else "fewer than two runs of a network got there")
 
 
-def add_delay4_perfect(t, crit4, expected, notes=None) -> None:
+def _add_delay4_perfect(t, crit4, expected, notes=None) -> None:
     """Add delay 4's rows on perfect runs (Table 3's text, "12 of 15 runs" against "only 2").
 
     ``crit4``: per architecture, each run's epochs to criterion (-1: never); ``expected``: the
@@ -402,12 +402,12 @@ def add_delay4_perfect(t, crit4, expected, notes=None) -> None:
                f"runs, as a share ({tol:.0f} points); {diff_note}")
 
 
-def add_delay4_p(t, final4, expected, why="") -> None:
+def _add_delay4_p(t, final4, expected, why="") -> None:
     """Add "delay 4: focused > full, significant (t-test p < 0.001)" on the first
     :data:`PAPER_DESIGN` runs of each network (``final4``: per architecture, final % right), the
     paper's t(28) = 8.42: p falls as runs are added, so more runs must not make it easier to pass.
     ``why``: the reason it is not tested (:func:`tempnets.claims.control_gate`), or ``""``."""
-    tt, p, ma, mb = paper_ttest(final4["focused"], final4["full"])
+    tt, p, ma, mb = _paper_ttest(final4["focused"], final4["full"])
     t.add("delay 4: focused > full, significant (t-test p < 0.001)", "text, t(28) = 8.42", 0.001,
           round(p, 6) if np.isfinite(p) else float("nan"), claims.at_most(0.001),
           expected=None if why else expected, not_tested=why,
@@ -861,10 +861,10 @@ def run_reproduce(scale="book", seed=0, jobs=1, progress=None, trained=None) -> 
               PAPER["reproduce_delay1_epochs"][a], round(float(ok.mean()), 1) if ok.size else float("nan"),
               claims.relative(0.5), expected=False, interval=intervals.mean(ok) if ok.size else None,
               note="our rates learn this task 2-3 times more slowly")
-    add_delay1_p(t, e, False, note="the focused net is reliably slower")
+    _add_delay1_p(t, e, False, note="the focused net is reliably slower")
     final4 = {a: np.array(data[f"{a}_delay4"]["final"]) for a in ("focused", "full")}
     crit4 = {a: data[f"{a}_delay4"]["epochs_to_criterion"] for a in ("focused", "full")}
-    add_delay4_perfect(t, crit4, {"focused": EXPECT["reproduce-delay4-focused"][scale],
+    _add_delay4_perfect(t, crit4, {"focused": EXPECT["reproduce-delay4-focused"][scale],
                                   "full": EXPECT["reproduce-delay4-full-some"][scale],
                                   "difference": EXPECT["reproduce-delay4-difference"][scale]},
                        {"focused": "fewer than the paper's, but far more than the full network's (next rows)"})
@@ -892,7 +892,7 @@ def run_reproduce(scale="book", seed=0, jobs=1, progress=None, trained=None) -> 
     # focused > full says nothing of Mozer's comparison while the full network sits on the
     # do-nothing score: the row rests on that control (issue 32)
     why = claims.control_gate(above_zeros)
-    add_delay4_p(t, final4, True, why)
+    _add_delay4_p(t, final4, True, why)
     return Result(t, data)
 
 

@@ -60,8 +60,8 @@ from .. import checks
 from ..checks import count
 from ..experiments import Result, check_data, numba_threads
 from ..scale import get_scale
-from .focused_backprop import (PAPER, RATES, SIZES, _condition, _rng, add_all_learn, add_delay1_p, add_delay4_p,
-                               add_delay4_perfect, first_runs)
+from .focused_backprop import (PAPER, RATES, SIZES, _condition, _rng, add_all_learn, _add_delay1_p, _add_delay4_p,
+                               _add_delay4_perfect, first_runs)
 
 __all__ = ["START", "STEPS", "MAX_ROUNDS", "BOOK_GRID", "TASKS", "RateSizes", "RATE_SIZES", "EXPECT",
            "task_config", "neighbourhood", "search", "choose", "inside", "run_rates", "search_grid", "side_by_side",
@@ -449,11 +449,11 @@ def _claims(data, scale) -> claims.ClaimsTable:
               interval=intervals.mean(ok) if ok.size > 1 else None,
               note=f"{ok.size} of {e[a].size} runs got there within {sz['delay1_epochs']} epochs",
               not_tested="" if ok.size > 1 else f"{ok.size} run(s) got there; a mean needs two")
-    add_delay1_p(t, e, EXPECT["delay1-p"][scale])
+    _add_delay1_p(t, e, EXPECT["delay1-p"][scale])
     # Delay 4.
     crit4 = {a: tuned["delay4"][a]["epochs_to_criterion"] for a in ARCHS}
     final4 = {a: np.array(tuned["delay4"][a]["final"], float) for a in ARCHS}
-    add_delay4_perfect(t, crit4, {"focused": EXPECT["delay4-perfect"]["focused"][scale],
+    _add_delay4_perfect(t, crit4, {"focused": EXPECT["delay4-perfect"]["focused"][scale],
                                   "full": EXPECT["delay4-perfect"]["full"][scale],
                                   "difference": EXPECT["delay4-difference"][scale]},
                        {a: f"{_setting(data, 'delay4', a)}, {chosen}" for a in ARCHS})
@@ -484,7 +484,7 @@ def _claims(data, scale) -> claims.ClaimsTable:
           round(diff, 1), claims.at_least(0.0), expected=None if why else EXPECT["delay4-focused-higher"][scale],
           interval=intervals.mean_difference(final4["focused"], final4["full"]), note="95% interval: Welch",
           not_tested=why)
-    add_delay4_p(t, final4, EXPECT["delay4-p"][scale], why)
+    _add_delay4_p(t, final4, EXPECT["delay4-p"][scale], why)
     # Regular verbs (Figure 4).
     for a in ARCHS:
         d = tuned["verbs"][a]
