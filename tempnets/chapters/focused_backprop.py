@@ -366,7 +366,7 @@ def _add_delay4_perfect(t, crit4, expected, notes=None) -> None:
     crit4 = {a: np.asarray(crit4[a]) for a in ("focused", "full")}
     k4 = {a: int((crit4[a] >= 0).sum()) for a in crit4}
     n4 = {a: crit4[a].size for a in crit4}
-    m = PAPER["reproduce_runs"]
+    m = PAPER_DESIGN
     paper = {a: 100.0 * PAPER["reproduce_delay4_perfect"][a] / m for a in crit4}
     tol = 100.0 * 3 / m  # the former tolerance of 3 of the paper's 15 runs, as a share
     lead = {a: notes[a] + "; " if notes.get(a) else "" for a in crit4}

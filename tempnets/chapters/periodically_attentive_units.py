@@ -1067,10 +1067,11 @@ def _failing(final, who: str, where: str = "") -> str:
     (:func:`_learns_final`), else whether they fail it or it is undecided; ``where`` ends the
     sentence (e.g. ``" on the original test"``)."""
     final = np.asarray(final, dtype=float)
-    if _learns_final(final):
-        return ""
     lo, hi = intervals.mean(final)
-    if hi <= FAILS_FINAL:
+    fails = claims.at_most(FAILS_FINAL).outcome(float(final.mean()), interval=(lo, hi))
+    if fails is False:  # decisively learned (as :func:`_learns_final`)
+        return ""
+    if fails:
         return (f"{who} fail the final symbol{where} (mean {final.mean():.1f}%, 95% interval at or "
                 f"below {FAILS_FINAL:g}%)")
     return (f"whether {who} learn the final symbol{where} is undecided (mean {final.mean():.1f}%, "
