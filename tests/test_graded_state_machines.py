@@ -394,6 +394,9 @@ def test_comparisons_against():
     assert gsm.comparisons_against([[2.0, 2.1], [3.0, 3.5, 2.9]]) == (0, (0, 0))
     assert gsm.comparisons_against([[5.0]]) == (0, (0, 1))  # one network: undecided
     assert gsm.comparisons_against([[0.0, 0.0, 0.0]]) == (1, (0, 1))  # a tie is not "for"
+    # at a sequential design's level the same comparison can stay undecided
+    assert gsm.comparisons_against([[1.0, 1.1, 0.9]]) == (0, (0, 0))
+    assert gsm.comparisons_against([[1.0, 1.1, 0.9]], 0.9999) == (0, (0, 1))
 
 
 def test_growth_decided():
@@ -434,3 +437,113 @@ def test_21_strings_rows_a_do_nothing_network_passes_are_gated_by_learning_the_t
     for s, r in rows(flat).items():
         if any(g in s for g in gated):
             assert r["not_tested"].startswith("its control") and r["holds"] is None, s
+
+
+# ----------------------------------------------------------------------------- gsm-embedded's design
+
+EMBEDDED_STRINGS = 2000  # strings per network in these tests: the logic, not the learning
+
+
+def test_embedded_network_k_does_not_depend_on_how_many_are_trained(monkeypatch):
+    """Network k of each grammar is the same whether trained with networks 0..k-1 or not, and
+    whatever the pieces: the first n networks of a larger run are a smaller run's."""
+    four, params = gsm._embedded_networks(0, EMBEDDED_STRINGS, 0, 4, False, None)
+    later, later_params = gsm._embedded_networks(0, EMBEDDED_STRINGS, 2, 4, False, None)
+    assert four[2:] == later and four[2] != four[3]  # the same networks, and not all alike
+    assert later_params != params  # (the weights kept are the first network's of the call)
+    monkeypatch.setattr(gsm, "EMBEDDED_CHUNK", 3)  # pieces 0-2 and 3
+    assert gsm._embedded_networks(0, EMBEDDED_STRINGS, 0, 4, False, None) == (four, params)
+    two, _ = gsm._embedded_networks(0, EMBEDDED_STRINGS, 0, 2, False, None)
+    assert two == four[:2]
+
+
+def test_embedded_pieces_are_kept_in_the_checkpoint(tmp_path, monkeypatch):
+    from tempnets.checkpoint import open_checkpoint
+
+    ck = open_checkpoint(tmp_path / "ck", {"test": "gsm-embedded"})
+    first = gsm._embedded_networks(0, EMBEDDED_STRINGS, 0, 2, False, ck)
+
+    def no_training(*args, **kwargs):
+        raise AssertionError("a piece in the checkpoint was trained again")
+
+    monkeypatch.setattr(gsm, "_embedded_piece", no_training)
+    assert gsm._embedded_networks(0, EMBEDDED_STRINGS, 0, 2, False, ck) == first
+    with pytest.raises(AssertionError, match="trained again"):  # a piece it does not hold
+        gsm._embedded_networks(0, EMBEDDED_STRINGS, 0, 3, False, ck)
+
+
+def test_embedded_at_paper_scale_states_its_design_and_rederives(monkeypatch):
+    """Paper scale (a tiny plan): the data say the rule, n and why it stopped; every claim's
+    interval is at the plan's level (at book scale at 95%); re-derived from its data, the same."""
+    from tempnets import experiments, intervals, sequential
+
+    plan = sequential.Plan(2, 2, 4)
+    monkeypatch.setattr(gsm, "EMBEDDED_PLAN", plan)
+    monkeypatch.setattr(gsm, "choose", lambda book, paper, scale: EMBEDDED_STRINGS)
+    r = gsm.run_embedded("paper", 0, progress=False)
+    design = r.data["design"]
+    assert design["rule"] == plan.rule("networks of each grammar") and design["level"] == 0.975
+    assert design["n"] == r.data["n_networks"] == len(r.data["results"]["symmetrical"]["pct"])
+    assert design["n"] in (2, 4) and design["stopped"] and len(r.data["fig20_twin_share"]) == design["n"]
+    hits = [p["hit"] for p in r.data["results"]["symmetrical"]["pct"]]
+    row = r.claims.claims[0]
+    assert row.interval == intervals.mean(hits, 0.975) and "97.5% interval: t" in row.note
+    assert all("95% " not in c.note for c in r.claims.claims)  # every interval at the plan's level
+    again = gsm.run_embedded("paper", 0, trained=r.data)
+    assert again.claims.rows() == r.claims.rows()
+    book = gsm.run_embedded("book", 0, progress=False)  # 3 networks, fixed, at 95%
+    assert "design" not in book.data and "95% interval: t" in book.claims.claims[0].note
+    book_hits = [p["hit"] for p in book.data["results"]["symmetrical"]["pct"]]
+    assert book.claims.claims[0].interval == intervals.mean(book_hits)
+    assert book_hits[:2] == hits[:2]  # network k is the same network at either scale's plan
+    assert experiments.get("gsm-embedded") and experiments.resumable("gsm-embedded")
+
+
+@pytest.mark.parametrize("decided", [True, False])
+def test_the_embedded_design_stops_when_its_claims_are_decided_or_at_the_cap(monkeypatch, decided):
+    """The design adds networks only while a claim it watches is undecided (here the claims are
+    replaced by one that is decided, or not, whatever the networks)."""
+    from tempnets import sequential
+
+    monkeypatch.setattr(gsm, "EMBEDDED_PLAN", sequential.Plan(2, 2, 4))
+    monkeypatch.setattr(gsm, "choose", lambda book, paper, scale: EMBEDDED_STRINGS)
+    levels = []
+
+    def one_claim(d, scale="book", level=0.95):
+        levels.append((d["n_networks"], level))
+        t = claims.ClaimsTable("one claim")
+        t.add("a share", "§5.2", 0.5, 0.5, claims.at_least(0.4),
+              interval=(0.45, 0.55) if decided else (0.3, 0.7))
+        return t
+
+    monkeypatch.setattr(gsm, "_embedded_claims", one_claim)
+    design = gsm.run_embedded("paper", 0, progress=False).data["design"]
+    if decided:
+        assert design["n"] == 2 and design["look"] == 1 and design["undecided"] == []
+        assert design["stopped"].startswith("every claim it watches is decided at look 1 of 2")
+    else:
+        assert design["n"] == 4 and design["look"] == 2 and design["undecided"] == ["a share"]
+        assert design["stopped"].startswith("the cap (4 networks of each grammar) reached")
+    assert {lv for _, lv in levels} == {0.975}  # every look, and the record's table, at 97.5%
+    assert [n for n, _ in levels] == ([2, 2] if decided else [2, 4, 4])
+
+
+def test_embedded_claims_rederive_from_the_recorded_paper_scale_run():
+    """The recorded paper-scale run re-derives to its recorded values, every interval at its
+    design's level; its design is :data:`EMBEDDED_PLAN` (look 1: the earlier 60 networks)."""
+    from pathlib import Path
+
+    from tempnets import experiments, intervals, sequential
+
+    path = Path(__file__).resolve().parents[1] / "book" / "paper_scale" / "gsm-embedded.json"
+    again, record = experiments.rederive(path)
+    assert [r["ours"] for r in again.claims.rows()] == [r["ours"] for r in record["claims"]]
+    again.claims.verify()
+    level = sequential.level_of(record["data"])
+    design = record["data"].get("design")
+    if design is not None:  # (a record made before the design has none: 95%)
+        assert design["sizes"] == list(gsm.EMBEDDED_PLAN.sizes) and design["sizes"][0] == 60
+        assert design["rule"] == gsm.EMBEDDED_PLAN.rule("networks of each grammar")
+        assert level == gsm.EMBEDDED_PLAN.level and design["n"] == record["data"]["n_networks"]
+    hits = [p["hit"] for p in record["data"]["results"]["symmetrical"]["pct"]]
+    assert again.claims.rows()[0]["interval"] == pytest.approx(list(intervals.mean(hits, level)))
