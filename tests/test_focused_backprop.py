@@ -377,3 +377,100 @@ def test_delay4_full_mean_is_not_tested_when_doing_nothing_passes(small):
     beats = next(r for s, r in learned.items() if s.startswith("delay 4: the full network does better"))
     assert beats["ours"] > 1.0 and beats["holds"] is not False
     assert "not_tested" not in learned["delay 4: mean final performance, focused (% of steps right)"]
+
+
+# ----------------------------------------------------------------------------- sequential designs
+
+def test_the_plans_start_at_the_fixed_records_and_look_twice():
+    """The paper-scale designs' first look is the fixed-n record they follow (its runs are the
+    same networks), and two planned looks put every interval at 97.5%."""
+    for exp, plan in fb.PLANS.items():
+        assert plan.first == fb.SIZES[exp]["paper"].runs and plan.looks == 2 and plan.level == 0.975
+
+
+def test_design_stops_when_every_watched_claim_is_decided_or_at_the_cap():
+    """fb._design: at book scale the fixed runs, no design; at paper scale the plan's looks, stopping
+    at the first look where the share is decided, or at the cap when it never is."""
+    from tempnets import claims, intervals, sequential
+
+    def table(results, level):
+        t = claims.ClaimsTable("t")
+        k, n = sum(results), len(results)
+        t.add("most runs succeed", "text", None, 100.0 * k / n, claims.at_least(50.0),
+              interval=intervals.percent(k, n, level))
+        return t
+
+    plan = sequential.Plan(4, 16, 36)
+    calls = []
+
+    def train(succeed):
+        def run(a, b):
+            calls.append((a, b))
+            return [succeed] * (b - a)
+        return run
+
+    results, design = fb._design(plan, "book", 4, train(1), table)
+    assert results == [1] * 4 and design is None and calls == [(0, 4)]
+    calls.clear()
+    results, design = fb._design(plan, "paper", 4, train(1), table)  # 20 of 20 clears 50%
+    assert calls == [(0, 4), (4, 20)] and design["n"] == len(results) == 20 and design["look"] == 2
+    assert design["level"] == plan.level and "decided at look 2 of 3" in design["stopped"]
+    calls.clear()
+    results, design = fb._design(plan, "paper", 4, lambda a, b: [i % 2 for i in range(a, b)], table)
+    assert design["n"] == len(results) == 36 and design["undecided"] == ["most runs succeed"]
+    assert design["stopped"].startswith("the cap (36 runs) reached")
+    with pytest.raises(ValueError, match="first look"):
+        fb._design(plan, "paper", 5, train(1), table)
+
+
+@pytest.mark.parametrize("exp, run, key", [("mozer-reproduce", fb.run_reproduce, "focused_delay1"),
+                                           ("mozer-reversed", fb.run_reversed, "focused_reversed")])
+def test_paper_scale_runs_by_its_plan_states_it_and_rederives(monkeypatch, exp, run, key):
+    """A paper-scale run (a tiny plan): the data say the rule, n and why it stopped; every interval
+    is at the plan's level; network k is the same whatever the design and however the runs are cut
+    into pieces (book scale: the first runs, trained at once)."""
+    from tempnets import intervals, sequential
+
+    small = SMALL[exp]
+    monkeypatch.setitem(fb.SIZES, exp, {"book": fb.Sizes(2, small.epochs, small.epochs_delay4),
+                                        "paper": fb.Sizes(2, small.epochs, small.epochs_delay4)})
+    monkeypatch.setitem(fb.PLANS, exp, sequential.Plan(2, 2, 4))
+    monkeypatch.setattr(fb, "CHUNK", 1)
+    r = run("paper", 0, progress=False)
+    design = r.data["design"]
+    assert design["rule"] == sequential.Plan(2, 2, 4).rule("runs") and design["level"] == 0.975
+    assert design["n"] == r.data["sizes"]["runs"] == len(r.data[key]["final"]) and design["n"] in (2, 4)
+    assert len(design["history"]) == design["look"] and design["stopped"]
+    assert repr(run("paper", 0, trained=r.data).claims.rows()) == repr(r.claims.rows())
+    intervalled = [c for c in r.claims.claims if c.interval is not None]
+    assert intervalled and all("97.5% interval" in c.note for c in intervalled)
+    assert not any("95% interval" in c.note for c in intervalled)
+    if exp == "mozer-reproduce":
+        row = r.claims.claims[0]
+        k = round(row.ours * design["n"] / 100)
+        assert row.interval == intervals.percent(k, design["n"], 0.975)
+    book = run("book", 0, progress=False)
+    assert fb.first_runs(r.data, 2) == {**book.data, "sizes": dict(book.data["sizes"])}
+    assert "design" not in fb.first_runs(r.data, 2)
+
+
+def test_a_paper_scale_run_resumes_from_its_checkpoint(monkeypatch, tmp_path):
+    """Every piece of every condition is kept in the checkpoint: run again from it, nothing is
+    trained and the data are the same."""
+    from tempnets import sequential
+    from tempnets.checkpoint import Checkpoint
+
+    monkeypatch.setitem(fb.SIZES, "mozer-reproduce", {"paper": fb.Sizes(2, 100, 150)})
+    monkeypatch.setitem(fb.PLANS, "mozer-reproduce", sequential.Plan(2, 2, 4))
+    monkeypatch.setattr(fb, "CHUNK", 2)
+    point = Checkpoint(str(tmp_path))
+    first = fb.run_reproduce("paper", 0, progress=False, checkpoint=point)
+    assert experiments.resumable("mozer-reproduce") and experiments.resumable("mozer-reversed")
+
+    def no_training(*args, **kwargs):
+        raise AssertionError("trained again")
+    monkeypatch.setattr(fb, "_condition", no_training)
+    again = fb.run_reproduce("paper", 0, progress=False, checkpoint=point)
+    assert again.data == first.data
+    with pytest.raises(TypeError, match="checkpoint must be"):
+        fb.run_reproduce("paper", 0, progress=False, checkpoint=str(tmp_path))

@@ -101,12 +101,45 @@ def test_search_grid_and_side_by_side_read_a_result(tiny):
 
 
 def test_the_paper_scale_measures_its_own_runs_the_first_of_the_untuned_records():
-    """mozer-rates has its own number of measuring runs (30: more than the paper's 15, which its
-    t-tests keep), whatever the untuned records train (their first runs are these networks), and
-    compares with those first runs only."""
-    assert mr.RATE_SIZES["paper"].runs == 30 and fb.PAPER_DESIGN == 15
-    # the untuned records train more (to decide their shares): the numbers are apart
+    """mozer-rates has its own number of measuring runs (30 at its first look, 60 at most: more
+    than the paper's 15, which its t-tests keep), whatever the untuned records train (their first
+    runs are these networks), and compares with those first runs only, so its cap is at most
+    what the untuned records train."""
+    plan = mr.PLANS["mozer-rates"]
+    assert plan.first == mr.RATE_SIZES["paper"].runs == 30 and fb.PAPER_DESIGN == 15
+    assert plan.looks == 2 and plan.level == 0.975
+    # the untuned records train as many or more: the tuned runs are among their networks
     assert fb.SIZES["mozer-reproduce"]["paper"].runs > 30 and fb.SIZES["mozer-verbs"]["paper"].runs > 30
+    assert plan.cap <= fb.SIZES["mozer-verbs"]["paper"].runs and plan.cap <= fb.PLANS["mozer-reproduce"].first
+
+
+def test_paper_scale_measures_by_its_plan_states_it_and_rederives(monkeypatch):
+    """A paper-scale run (a tiny plan and grid): the search is made once, the measuring runs grow
+    by the plan; the data say the rule, n and why it stopped; every interval is at the plan's
+    level; measuring run k is the same network whatever the design (the book scale's first runs)."""
+    from tempnets import sequential
+
+    sizes = mr.RateSizes(select_runs=2, runs=2, verbs_epochs=60, delay1_epochs=80, delay4_epochs=80)
+    monkeypatch.setitem(mr.RATE_SIZES, "paper", sizes)
+    monkeypatch.setitem(mr.RATE_SIZES, "book", sizes)
+    monkeypatch.setattr(mr, "BOOK_GRID", ((0.75, 0.02, 100.0), (1.0, 0.04, 10.0)))
+    monkeypatch.setattr(mr, "_start", lambda scale: (mr.BOOK_GRID, 0))
+    monkeypatch.setitem(mr.PLANS, "mozer-rates", sequential.Plan(2, 2, 4))
+    monkeypatch.setattr(fb, "CHUNK", 1)
+    r = mr.run_rates("paper", 0, progress=False)
+    design = r.data["design"]
+    assert design["rule"] == sequential.Plan(2, 2, 4).rule("runs") and design["level"] == 0.975
+    assert design["n"] == r.data["sizes"]["runs"] == len(r.data["tuned"]["delay1"]["full"]["final"])
+    assert design["n"] in (2, 4) and len(design["history"]) == design["look"]
+    assert list(r.data) == ["sizes", "grid", "rounds", "search", "chosen", "tuned", "design"]
+    assert repr(mr.run_rates("paper", 0, trained=r.data).claims.rows()) == repr(r.claims.rows())
+    intervalled = [c for c in r.claims.claims if c.interval is not None]
+    assert intervalled and all("97.5% interval" in c.note for c in intervalled)
+    book = mr.run_rates("book", 0, progress=False)
+    assert book.data["search"] == r.data["search"] and "design" not in book.data
+    for task in mr.TASKS:
+        for arch in mr.ARCHS:
+            assert fb._cut(r.data["tuned"][task][arch], 0, 2) == book.data["tuned"][task][arch]
 
 
 def test_the_untuned_tables_and_summary_use_the_tuned_runs_networks(monkeypatch):
