@@ -71,6 +71,39 @@ def test_same_seed_same_networks_whatever_the_jobs(tiny):
     assert a["params"]["LSTM"] == b["params"]["LSTM"]
 
 
+def test_network_k_is_the_same_whatever_else_is_trained(tiny):
+    """The sequential design of tk-long-delays adds networks 60.. to a run of 60: network k must
+    not depend on the networks trained with it."""
+    whole = tk._train_networks(TINY, 3, 0, 3, 1, False)
+    later = tk._train_networks(TINY, 3, 1, 3, 1, False)
+    assert [net["TKRNN+2"][0]["loss"] for net in later] == [net["TKRNN+2"][0]["loss"] for net in whole[1:]]
+    assert later[0]["LSTM"][1] == whole[1]["LSTM"][1]
+
+
+def test_long_delays_paper_scale_runs_its_sequential_design(monkeypatch):
+    """At paper scale tk-long-delays adds networks by LONG_PLAN: the record carries the design,
+    every interval is at the plan's level, and re-deriving gives the same table."""
+    small = dataclasses.replace(TINY, delays=(1, 6))
+    monkeypatch.setitem(tk.LONG_SIZES, "paper", small)
+    monkeypatch.setitem(tk.PLANS, "tk-long-delays", tk.sequential.Plan(small.seeds, 1, small.seeds + 2))
+    r = tk.run_long_delays("paper", progress=False)
+    design = r.data["design"]
+    # medians of 3-5 networks have no interval: the ratio is undecided at every look, so the
+    # design goes on to the cap and says so
+    assert design["n"] == small.seeds + 2 and design["looks"] == 3 and design["stopped"].startswith("the cap")
+    assert r.data["sizes"]["seeds"] == small.seeds + 2 == len(r.data["models"]["LSTM"]["runs"])
+    notes = " ".join(c.note for c in r.claims.claims)
+    assert "98.33% interval: Wilson" in notes and "95% interval" not in notes
+    assert tk.run_long_delays("paper", trained=r.data).claims.rows() == r.claims.rows()
+    monkeypatch.setitem(tk.PLANS, "tk-long-delays", tk.sequential.Plan(small.seeds + 1, 1, small.seeds + 2))
+    with pytest.raises(ValueError, match="first look .* must be the paper scale's seeds"):
+        tk.run_long_delays("paper", progress=False)
+
+
+def test_the_recorded_long_delays_run_is_the_first_look_of_its_plan():
+    assert tk.PLANS["tk-long-delays"].first == tk.LONG_SIZES["paper"].seeds
+
+
 def test_build_and_drift():
     task = SerialRecall(32, 7, (10, 50))
     assert tkrnn.lam(tk.build("TKRNN+2", task, 100, 0)).shape == (2, 134)

@@ -47,14 +47,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import claims, intervals, optim, rnn_baselines as rb, sequences as sq, tkrnn
+from .. import claims, intervals, optim, rnn_baselines as rb, sequences as sq, sequential, tkrnn
 from .. import checks
 from ..checks import count
 from ..experiments import Piece, Result, run_pieces
 from ..scale import get_scale
 from ..selfcheck import CheckFailed, check_function, check_value
 
-__all__ = ["SIZES", "LONG_SIZES", "TUNED", "run_long_delays", "sizes_of", "Sizes", "MODELS", "PAPER",
+__all__ = ["SIZES", "LONG_SIZES", "LONG_PLAN", "PLANS", "TUNED", "run_long_delays", "sizes_of", "Sizes", "MODELS", "PAPER",
            "model_functions", "build", "train_one",
            "evaluate", "hidden_drift", "run_kernels", "run_serial_recall", "params_from_data",
            "SEARCH", "run_search", "search_choice", "TRAINING_SEARCH", "run_training_search",
@@ -494,19 +494,32 @@ def _train_piece(name, sz, seed, k) -> Piece:
     return Piece(f"{name}-{k}", made_from, _train_task, (name, sz, seed, k))
 
 
-def _train_all(sz, seed, jobs, progress, checkpoint=None):
-    """Every (model, network) pair, each a piece (:func:`tempnets.experiments.run_pieces`:
-    ``jobs`` cores or a cluster, the same results)."""
-    tasks = [(name, k) for name in MODELS for k in range(sz.seeds)]
+def _train_networks(sz, seed, start, stop, jobs, progress, checkpoint=None) -> list:
+    """Networks ``start .. stop - 1`` of every model, each a piece
+    (:func:`tempnets.experiments.run_pieces`: ``jobs`` cores or a cluster, the same results):
+    one dict per network ``k``, model name -> ``(run, params)`` (:func:`_train_task`).  Network
+    ``k`` is the same whatever else is trained (its streams are child ``k`` of the seed)."""
+    tasks = [(name, k) for name in MODELS for k in range(start, stop)]
     results = run_pieces([_train_piece(name, sz, seed, k) for name, k in tasks], jobs, progress,
                          checkpoint)
+    done = dict(zip(tasks, results))
+    return [{name: done[(name, k)] for name in MODELS} for k in range(start, stop)]
+
+
+def _models_data(networks) -> dict:
+    """``{"models": ..., "params": ...}`` of :func:`_train_networks`'s networks (in order)."""
     data = {"models": {}, "params": {}}
     for name in MODELS:
-        mine = [r for (n, _), r in zip(tasks, results) if n == name]
+        mine = [net[name] for net in networks]
         data["models"][name] = {"n_params": int(sum(np.size(v) for v in mine[0][1].values())),
                                 "runs": [r[0] for r in mine]}
         data["params"][name] = [r[1] for r in mine[:2]]  # two networks per model, for the figures
     return data
+
+
+def _train_all(sz, seed, jobs, progress, checkpoint=None):
+    """Every (model, network) pair of ``sz.seeds`` networks per model (:func:`_models_data`)."""
+    return _models_data(_train_networks(sz, seed, 0, sz.seeds, jobs, progress, checkpoint))
 
 
 def _need(data, keys, experiment="tk-serial-recall"):
@@ -542,11 +555,12 @@ LONG_SIZES = {
                                  updates=10000, eval_every=500, settings=None, seeds=60),
 }
 """``tk-long-delays``: the book-scale task (6 bits, 32 hidden units) trained on delays 2-50
-instead of 2-10; ``paper`` trains 4 times longer (10,000 updates) and 60 networks per model.  5
-left every comparison of medians without an interval; with 8, "the string is held as a stable
-hidden state" was inconclusive (5 of 8, Wilson interval [0.31, 0.86] across one half), and at
-that share about 53 networks decide it, so paper scale trains 60, fixed before the run (issue
-32); networks 0-7 are the same as in the 8-network run.  Not the paper's 35 bits.
+instead of 2-10; ``paper`` trains 4 times longer (10,000 updates) and 60 networks per model at
+its first look, more by the sequential design of :data:`LONG_PLAN`.  5 left every comparison of
+medians without an interval; with 8, "the string is held as a stable hidden state" was
+inconclusive (5 of 8, Wilson interval [0.31, 0.86] across one half), and at that share about 53
+networks decide it, so paper scale trained 60, fixed before that run (issue 32); networks 0-7
+are the same as in the 8-network run.  Not the paper's 35 bits.
 Every model trains with initial scale 1 and learning rate 1e-2, as in the recorded run, which
 predates the search (``settings=None``); with :data:`TUNED` instead, it is to be re-run."""
 
@@ -562,17 +576,50 @@ def run_long_delays(scale="book", seed=0, jobs=1, progress=None, trained=None,
     return _recall("tk-long-delays", LONG_SIZES, scale, seed, jobs, progress, trained, checkpoint)
 
 
+LONG_PLAN = sequential.Plan(60, 90, 150)
+"""``tk-long-delays`` at paper scale: networks per model by a sequential design
+(:mod:`tempnets.sequential`): 60, then 90 more, every interval of the record at 97.5% (two
+looks, Bonferroni).
+
+Look 1 is the 60-network record that came before this plan: it was seen (every row decided but
+"TKRNN^{+2} finds considerably better solutions", a loss ratio of 0.22 [0.07, 0.54] against the
+bound 0.5) before the plan was fixed, and it counts as one of the two looks, its intervals now at
+97.5% too.  Power, from that record's final losses (60 of each model resampled to ``n`` networks,
+150 times, the ratio's bootstrap interval at 97.5%): the ratio is decided at 120 networks about
+half the time, at 150 about 65% (no better at 180).  A network of each of the four models takes
+about 50 s on one core (the record: 2,990 s for 60), so 90 more take about 75 minutes on one core,
+under 40 on two.  Every row is about the networks the design adds, so it watches them all."""
+
+PLANS = {"tk-long-delays": LONG_PLAN}
+"""The experiments that add networks by a sequential design at paper scale (the rest: fixed)."""
+
+
 def _recall(exp_id, table, scale, seed, jobs, progress, trained, checkpoint=None):
     scale = get_scale(scale)
-    sz = table[scale]
+    sz, expect = table[scale], _EXPECT[(exp_id, scale)]
     if trained is None:
-        data = _train_all(sz, seed, jobs, progress, checkpoint)
+        if scale == "paper" and exp_id in PLANS:
+            plan = PLANS[exp_id]
+            if plan.first != sz.seeds:
+                raise ValueError(f"the plan's first look ({plan.first} networks) must be the paper "
+                                 f"scale's seeds ({sz.seeds})")
+
+            def claims_of(networks, level):
+                return _recall_claims(_models_data(networks), dataclasses.replace(sz, seeds=len(networks)),
+                                      expect, scale, level)
+            networks, design = sequential.run(
+                plan, lambda a, b: _train_networks(sz, seed, a, b, jobs, progress, checkpoint),
+                claims_of, what="networks per model")
+            data = {**_models_data(networks), "design": design}
+            sz = dataclasses.replace(sz, seeds=design["n"])
+        else:
+            data = _train_all(sz, seed, jobs, progress, checkpoint)
         data.update(experiment=exp_id, scale=scale, seed=seed, sizes=dataclasses.asdict(sz))
     else:
         data = trained.data if isinstance(trained, Result) else trained
         _need(data, ["models", "sizes", "params"])
         sz = sizes_of(data)
-    return Result(_recall_claims(data, sz, _EXPECT[(exp_id, scale)], scale), data)
+    return Result(_recall_claims(data, sz, expect, scale, sequential.level_of(data)), data)
 
 
 def sizes_of(data: dict) -> Sizes:
@@ -599,34 +646,42 @@ def _share_reaching(runs, ok) -> tuple:
     return int(sum(bool(ok(r)) for r in runs)), len(runs)
 
 
-def _half_reach(k, n):
+def _half_reach(k, n, level=intervals.LEVEL):
     """Whether at least half of the networks reach a level (the median reaches it iff they do):
-    ``True``, ``False`` or ``None`` (undecided), by the Wilson interval of ``k`` of ``n``."""
-    return claims.at_least(0.5).outcome(k / n, interval=intervals.share(k, n))
+    ``True``, ``False`` or ``None`` (undecided), by the Wilson interval of ``k`` of ``n`` at
+    ``level``."""
+    return claims.at_least(0.5).outcome(k / n, interval=intervals.share(k, n, level))
 
 
-def _share_note(what, k, n, why="the median does iff at least half do") -> str:
+def _share_note(what, k, n, why="the median does iff at least half do", level=intervals.LEVEL) -> str:
     return (f"ours: the share of the {n} TKRNNs that {what} ({why}); "
-            + intervals.share_note(k, n, "networks"))
+            + intervals.share_note(k, n, "networks").replace("95%", _pct(level), 1))
 
 
-def _median_comparison(statistic, *groups):
-    """95% interval of ``statistic(*medians)`` over a few networks per model, with its note.
+def _pct(level: float) -> str:
+    """``"95%"``, or e.g. ``"97.5%"`` for the intervals of a sequential design."""
+    return f"{100 * level:.4g}%"
 
-    Unbounded when any group has a median without a 95% interval (fewer than 6 networks:
-    :func:`tempnets.intervals.median`), since a bootstrap of a median of so few runs is not
-    valid either; otherwise a percentile bootstrap (:func:`tempnets.intervals.bootstrap`)."""
+
+def _median_comparison(statistic, *groups, level=intervals.LEVEL):
+    """Interval of ``statistic(*medians)`` at ``level`` over a few networks per model, with its note.
+
+    Unbounded when any group has a median without an interval at ``level`` (at 95%, fewer than
+    6 networks: :func:`tempnets.intervals.median`), since a bootstrap of a median of so few runs
+    is not valid either; otherwise a percentile bootstrap (:func:`tempnets.intervals.bootstrap`)."""
     n = min(len(g) for g in groups)
-    if any(math.isinf(intervals.median(g)[0]) for g in groups):
+    if any(math.isinf(intervals.median(g, level)[0]) for g in groups):
         return ((-math.inf, math.inf),
-                f"no finite 95% interval: a median of {n} networks has none (order statistics "
-                "need at least 6) and bootstrapping it is not valid; inconclusive with this many "
-                "networks, whatever the runs")
-    return (intervals.bootstrap(lambda *s: statistic(*(np.median(x) for x in s)), *groups),
-            f"95% interval: bootstrap, {n} networks per model")
+                f"no finite {_pct(level)} interval: a median of {n} networks has none (order "
+                "statistics need at least 6 at 95%) and bootstrapping it is not valid; inconclusive "
+                "with this many networks, whatever the runs")
+    return (intervals.bootstrap(lambda *s: statistic(*(np.median(x) for x in s)), *groups, level=level),
+            f"{_pct(level)} interval: bootstrap, {n} networks per model")
 
 
-def _recall_claims(data, sz, expect, scale) -> claims.ClaimsTable:
+def _recall_claims(data, sz, expect, scale, level=intervals.LEVEL) -> claims.ClaimsTable:
+    """The claims of serial recall from its data, every interval at ``level`` (a sequential
+    design's, :data:`PLANS`)."""
     task = sz.task
     m = data["models"]
     for name in MODELS:
@@ -647,33 +702,33 @@ def _recall_claims(data, sz, expect, scale) -> claims.ClaimsTable:
             f"{R} networks per model; every setting ours, the paper's numbers are not in our copy")
     paper_task = task.alphabet == 32 and task.length == 7
     t = claims.ClaimsTable(f"Serial recall ({scale} scale: {ours})")
-    # The LSTM is the control.  When it decidedly does not learn the task either (the 95%
+    # The LSTM is the control.  When it decidedly does not learn the task either (the
     # interval of its share of networks reaching the criterion lies below one half), a TKRNN
     # that fails says nothing about the paper: the run tests our training budget.  The claims
     # that need the task learned are then not tested (never "does not hold").
     k_c, n_c = _share_reaching(m["LSTM"]["runs"], lambda r: r["string"][j_train] >= CRITERION)
-    control = ("" if _half_reach(k_c, n_c) is not False else
+    control = ("" if _half_reach(k_c, n_c, level) is not False else
                f"the LSTM, the control, does not learn the task either ({k_c} of {n_c} networks "
                f"reach {CRITERION} at delay {task.delays[1]}), so this run tests our training "
                "budget, not the paper")
     # "String accuracy >= 0.99" claims count the networks that reach it: the median reaches it
-    # iff at least half of them do, and a share has a 95% interval (Wilson) where a median of 5
+    # iff at least half of them do, and a share has an interval (Wilson) where a median of 5
     # networks has none.
     tk_runs = m["TKRNN"]["runs"]
     k, n = _share_reaching(tk_runs, lambda r: r["string"][j_train] >= CRITERION)
     t.add(f"a TKRNN learns the task: string accuracy at the longest training delay "
           f"({task.delays[1]}) ≥ {CRITERION}", "§1", None, round(k / n, 3),
-          claims.at_least(0.5), expected=expect["learns"], interval=intervals.share(k, n),
+          claims.at_least(0.5), expected=expect["learns"], interval=intervals.share(k, n, level),
           not_tested=control,
-          note=f"{task.bits:g} bits; median {acc['TKRNN']:.3f}; " + _share_note("reach it", k, n))
+          note=f"{task.bits:g} bits; median {acc['TKRNN']:.3f}; " + _share_note("reach it", k, n, level=level))
     k, n = _share_reaching(tk_runs, lambda r: r["string"][j50] >= CRITERION)
     t.add(f"it stores {task.bits:g} bits for at least 50 steps: string accuracy at delay "
           f"{delays[j50]} ≥ {CRITERION} (trained on ≤ {task.delays[1]})", "§1",
           f"{PAPER['bits']} bits, ≥ {PAPER['steps']} steps", round(k / n, 3),
-          claims.at_least(0.5), expected=expect["store50"], interval=intervals.share(k, n),
+          claims.at_least(0.5), expected=expect["store50"], interval=intervals.share(k, n, level),
           not_tested=control,
           note=("" if paper_task else "a smaller task than the paper's 35 bits; ")
-          + f"median {acc50['TKRNN']:.3f}; " + _share_note("reach it", k, n))
+          + f"median {acc50['TKRNN']:.3f}; " + _share_note("reach it", k, n, level=level))
     # A state that holds no string is trivially stable, and two models that both fail are
     # trivially comparable: a network counts as stable only if it stores the string, and the
     # comparison needs one of the two models to learn the task, or it does not hold (nan).
@@ -683,18 +738,18 @@ def _recall_claims(data, sz, expect, scale) -> claims.ClaimsTable:
     t.add(f"the string is held as a stable hidden state: stored for {delays[j50]} steps (as above) "
           f"and an RMS change per unit per step over the last 10 steps of a {delays[-1]}-step "
           f"delay ≤ {STABLE}", "§1", None, round(k / n, 3), claims.at_least(0.5),
-          expected=expect["stable"], interval=intervals.share(k, n), not_tested=control,
+          expected=expect["stable"], interval=intervals.share(k, n, level), not_tested=control,
           note=(f"no network stores the string to {CRITERION} (median string accuracy "
                 f"{acc50['TKRNN']:.3f} at delay {delays[j50]}); its state drifts {drift['TKRNN']:.4f}; "
                 if stored == 0 else
                 f"{stored} of {n} store it; median drift {drift['TKRNN']:.4f}, LSTM (h): "
                 f"{drift['LSTM']:.4f}; ") + _share_note("do both", k, n, "a network counts only if it "
-                                                        "stores the string"))
+                                                        "stores the string", level))
     learned = max(acc["TKRNN"], acc["LSTM"]) >= CRITERION
     reach = {n_: _share_reaching(m[n_]["runs"], lambda r: r["string"][j_train] >= CRITERION)
              for n_ in ("TKRNN", "LSTM")}
-    neither = all(_half_reach(*reach[n_]) is False for n_ in reach)  # decidedly neither learns
-    gap, why = _median_comparison(lambda a, b: abs(a - b), at_train["TKRNN"], at_train["LSTM"])
+    neither = all(_half_reach(*reach[n_], level) is False for n_ in reach)  # decidedly neither learns
+    gap, why = _median_comparison(lambda a, b: abs(a - b), at_train["TKRNN"], at_train["LSTM"], level=level)
     t.add("comparable to the LSTM: one of them learns the task and |TKRNN − LSTM| string accuracy "
           "at the longest training delay ≤ 0.05", "§1", None,
           round(abs(acc["TKRNN"] - acc["LSTM"]), 3) if learned else math.nan, claims.at_most(0.05),
@@ -705,7 +760,7 @@ def _recall_claims(data, sz, expect, scale) -> claims.ClaimsTable:
              ("" if learned else f" (medians): whether one of them learns is open (TKRNN "
               f"{reach['TKRNN'][0]}, LSTM {reach['LSTM'][0]} of {R} networks reach {CRITERION})")
              + f"; {why}"))
-    diff, why = _median_comparison(lambda a, b: a - b, at_train["TKRNN"], at_train["RNN"])
+    diff, why = _median_comparison(lambda a, b: a - b, at_train["TKRNN"], at_train["RNN"], level=level)
     t.add("much easier than a standard RNN: TKRNN − RNN string accuracy at the longest training "
           "delay ≥ 0.5", "abstract", None, round(acc["TKRNN"] - acc["RNN"], 3), claims.at_least(0.5),
           expected=expect["rnn"], interval=diff, not_tested=control, do_nothing=0.0,
@@ -713,7 +768,7 @@ def _recall_claims(data, sz, expect, scale) -> claims.ClaimsTable:
                f"TKRNN {min(at_train['TKRNN']):.3f}–{max(at_train['TKRNN']):.3f}, RNN "
                f"{min(at_train['RNN']):.3f}–{max(at_train['RNN']):.3f}; {why}")
     losses = {n_: [_final_loss(r) for r in m[n_]["runs"]] for n_ in ("TKRNN", "TKRNN+2")}
-    ratio, why = _median_comparison(lambda a, b: a / b, losses["TKRNN+2"], losses["TKRNN"])
+    ratio, why = _median_comparison(lambda a, b: a / b, losses["TKRNN+2"], losses["TKRNN"], level=level)
     t.add("TKRNN^{+2} finds considerably better solutions: median final training loss, "
           "TKRNN^{+2} / TKRNN ≤ 0.5", "§3", None, round(final["TKRNN+2"] / final["TKRNN"], 3),
           claims.at_most(0.5), expected=expect["plus_n"], interval=ratio, do_nothing=1.0,
