@@ -716,8 +716,18 @@ class ClaimsTable:
         return self
 
     @property
+    def interval_header(self) -> str:
+        """The heading of the column of our values: ``"ours [95% interval]"``, or the level the
+        table's intervals share when a sequential design widened them (several levels: each
+        row's test says its own)."""
+        levels = {round(100 * c.design.level, 2) for c in self.claims if c.design is not None}
+        if not levels or levels == {95.0}:
+            return "ours [95% interval]"
+        return f"ours [{levels.pop():g}% interval]" if len(levels) == 1 else "ours [interval]"
+
+    @property
     def _head(self) -> tuple:
-        head = ("claim", "source", "paper", "ours [95% interval]", "test", "verdict")
+        head = ("claim", "source", "paper", self.interval_header, "test", "verdict")
         return head + (("over seeds",) if self.robustness else ())
 
     def _cells(self, c: Claim) -> tuple:

@@ -311,18 +311,9 @@ def _rows_html(table, tid: str, notes: list) -> list:
     return out
 
 
-def _interval_header(table) -> str:
-    """"ours [95% interval]", or the level the table's intervals share when a sequential
-    design widened them (several levels: each row's test says its own)."""
-    levels = {round(100 * c.design.level, 2) for c in table.claims if c.design is not None}
-    if not levels or levels == {95.0}:
-        return _COLUMNS[3][0]
-    return f"ours [{levels.pop():g}% interval]" if len(levels) == 1 else "ours [interval]"
-
-
 def _columns(table) -> list:
     cols = list(_COLUMNS if table.robustness else _COLUMNS[:-1])
-    cols[3] = (_interval_header(table), cols[3][1])
+    cols[3] = (table.interval_header, cols[3][1])
     if not table.robustness:
         cols[0] = (cols[0][0], cols[0][1] + _COLUMNS[-1][1])
     return cols

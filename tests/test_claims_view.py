@@ -212,3 +212,5 @@ def test_interval_header_says_the_level_a_sequential_design_used():
     wide = claims_view.to_html(table(0.99), plot=False)
     assert "ours [99% interval]" in wide and "95% interval" not in wide
     assert "99% interval</span>" in wide
+    assert "ours [99% interval]" in str(table(0.99)) and "95% interval" not in str(table(0.99))
+    assert "ours [95% interval]" in str(table(0.95))  # the plain-text table `reproduce` prints
