@@ -14,7 +14,9 @@ id                         what                                             pape
 
 Every runner is ``run_*(scale, seed, jobs, progress, trained=None) -> Result``; with
 ``trained=`` (an earlier result or a record's ``data``) it re-derives every claim from the
-stored per-run numbers and final weights without training.
+stored per-run numbers and final weights without training.  At paper scale sequence
+reproduction and the reversed verbs add runs by a sequential design (:data:`PLANS`) and take a
+``checkpoint=`` too (resumable, in pieces of :data:`CHUNK` runs).
 
 Learning rates (:data:`RATES`): Mozer tuned μ, ρ, ω "for most applications", and per
 architecture for the comparisons, without printing the values.  Ours are fixed per task
