@@ -459,6 +459,23 @@ def _design(plan, scale: str, runs: int, train, table, watch=None) -> tuple:
     return sequential.run(plan, train, table, watch, what="runs")
 
 
+def _run_conditions(experiment: str, scale: str, seed: int, sz: "Sizes", conditions: dict, checkpoint,
+                    claims_of) -> dict:
+    """The data of ``experiment``'s runs of every condition (:func:`_pieces`): at paper scale by
+    its sequential design (:data:`PLANS`; the data keeps the design's record), at book scale the
+    fixed ``sz.runs``.  ``claims_of(data, level)`` makes the claims the design watches."""
+    made = {"experiment": experiment, "scale": scale, "seed": seed, "sizes": asdict(sz)}
+
+    def data_of(results, design=None):
+        return {"sizes": dict(asdict(sz), runs=len(results)), **_gather(results),
+                **({"design": design} if design else {})}
+
+    results, design = _design(PLANS.get(experiment), scale, sz.runs,
+                              lambda a, b: _pieces(conditions, a, b, checkpoint, made),
+                              lambda res, level: claims_of(data_of(res), level))
+    return data_of(results, design)
+
+
 def _paper_ttest(a, b) -> tuple:
     """Student's t-test (:func:`_ttest`) on the first :data:`PAPER_DESIGN` runs of ``a`` and of
     ``b`` (run order), the paper's t(28): ``(t, p, m_a, m_b)`` with the runs used.  A p-value falls
@@ -917,19 +934,11 @@ def run_reversed(scale="book", seed=0, jobs=1, progress=None, trained=None, chec
                 out.append(d)
             return out
         conditions["full_sweep"] = sweep
-        made = {"experiment": "mozer-reversed", "scale": scale, "seed": seed, "sizes": asdict(sz)}
-
-        def data_of(results, design=None):
-            return {"sizes": dict(asdict(sz), runs=len(results)), **_gather(results),
-                    **({"design": design} if design else {})}
-
         with numba_threads(jobs):
             # every replication row is about the networks the design adds (the best single run
             # over the sweep has no interval): it waits for them all
-            results, design = _design(PLANS["mozer-reversed"], scale, sz.runs,
-                                      lambda a, b: _pieces(conditions, a, b, checkpoint, made),
-                                      lambda res, level: _reversed_claims(data_of(res), scale, level, items))
-        data = data_of(results, design)
+            data = _run_conditions("mozer-reversed", scale, seed, sz, conditions, checkpoint,
+                                   lambda d, level: _reversed_claims(d, scale, level, items))
     else:
         data = _need(trained, ["sizes", "focused_forward", "focused_reversed", "full_sweep"], "run_reversed")
     return Result(_reversed_claims(data, scale, sequential.level_of(data), items), data)
@@ -1003,19 +1012,11 @@ def run_reproduce(scale="book", seed=0, jobs=1, progress=None, trained=None, che
                     return _condition(V.reproduction_task(delay), arch, 3, b, cap, RATES["reproduce"],
                                       _rng(seed, "reproduce", delay, arch), progress, start=a)
                 conditions[f"{arch}_delay{delay}"] = train
-        made = {"experiment": "mozer-reproduce", "scale": scale, "seed": seed, "sizes": asdict(sz)}
-
-        def data_of(results, design=None):
-            return {"sizes": dict(asdict(sz), runs=len(results)), **_gather(results),
-                    **({"design": design} if design else {})}
-
         with numba_threads(jobs):
             # every replication row is about the networks the design adds (the rows on the paper's
             # first 15 runs have no interval, so they are never undecided): it waits for them all
-            results, design = _design(PLANS["mozer-reproduce"], scale, sz.runs,
-                                      lambda a, b: _pieces(conditions, a, b, checkpoint, made),
-                                      lambda res, level: _reproduce_claims(data_of(res), scale, level))
-        data = data_of(results, design)
+            data = _run_conditions("mozer-reproduce", scale, seed, sz, conditions, checkpoint,
+                                   lambda d, level: _reproduce_claims(d, scale, level))
     else:
         data = _need(trained, ["sizes", "focused_delay1", "full_delay1", "focused_delay4", "full_delay4"],
                      "run_reproduce")
