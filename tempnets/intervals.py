@@ -37,7 +37,7 @@ from scipy import stats
 
 from . import checks
 
-__all__ = ["LEVEL", "share", "count", "percent", "share_note", "share_difference", "mean",
+__all__ = ["LEVEL", "share", "count", "percent", "share_note", "level_name", "share_difference", "mean",
            "mean_difference", "median", "bootstrap", "ratio_of_medians"]
 
 LEVEL = 0.95
@@ -260,10 +260,16 @@ def percent(k: int, n: int, level: float = LEVEL) -> tuple[float, float]:
     return Interval(100 * lo, 100 * hi, Design("share", (int(n),), unit="percent", level=level))
 
 
-def share_note(k: int, n: int, what: str = "runs") -> str:
+def share_note(k: int, n: int, what: str = "runs", level: float = LEVEL) -> str:
     """The note of a claim whose interval is :func:`share`, :func:`count` or :func:`percent`:
-    ``"95% interval: Wilson, 3 of 10 runs"``."""
-    return f"95% interval: Wilson, {_whole('k', k)} of {_whole('n', n)} {what}"
+    ``"95% interval: Wilson, 3 of 10 runs"`` (at ``level``: :func:`level_name`)."""
+    return f"{level_name(level)} interval: Wilson, {_whole('k', k)} of {_whole('n', n)} {what}"
+
+
+def level_name(level: float = LEVEL) -> str:
+    """An interval's level as a note names it: ``"95%"``, or ``"97.5%"`` for the intervals of a
+    sequential design of two looks (:mod:`tempnets.sequential`)."""
+    return f"{100 * _level(level):.4g}%"
 
 
 def share_difference(k1: int, n1: int, k2: int, n2: int, level: float = LEVEL) -> tuple[float, float]:

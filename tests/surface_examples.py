@@ -461,6 +461,7 @@ EXAMPLES = {
     "tempnets.intervals.count": _a(3, 10),
     "tempnets.intervals.percent": _a(3, 10),
     "tempnets.intervals.share_note": _a(3, 10, "runs"),
+    "tempnets.intervals.level_name": _a(0.975),
     "tempnets.intervals.share_difference": _a(3, 10, 5, 10),
     "tempnets.intervals.mean": _a(np.array([1.0, 2.0, 4.0])),
     "tempnets.intervals.mean_difference": _a(np.array([1.0, 2.0, 4.0]), np.array([0.0, 1.0, 1.5])),

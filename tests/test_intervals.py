@@ -85,3 +85,10 @@ def test_count_and_percent_are_the_share_on_their_scales():
 def test_share_note_names_the_method_and_the_counts():
     assert I.share_note(3, 10) == "95% interval: Wilson, 3 of 10 runs"
     assert I.share_note(np.int64(4), 5, "networks") == "95% interval: Wilson, 4 of 5 networks"
+    assert I.share_note(4, 5, "networks", 0.975) == "97.5% interval: Wilson, 4 of 5 networks"
+
+
+def test_level_name_as_a_note_says_it():
+    assert I.level_name() == "95%" and I.level_name(1 - 0.05 / 3) == "98.33%"
+    with pytest.raises(ValueError, match="level"):
+        I.level_name(95)

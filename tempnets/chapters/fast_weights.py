@@ -176,16 +176,6 @@ def _unless(why: str, stated):
     return None if why else stated
 
 
-def _pct(level: float) -> str:
-    """``"95%"``, or e.g. ``"98.75%"`` for the intervals of a sequential design."""
-    return f"{100 * level:.4g}%"
-
-
-def _share_note(k: int, n: int, level: float = intervals.LEVEL, what: str = "runs") -> str:
-    """:func:`tempnets.intervals.share_note` at ``level``."""
-    return intervals.share_note(k, n, what).replace("95%", _pct(level), 1)
-
-
 def _share_of(k: int, n: int, stated, why: str, check, level: float = intervals.LEVEL) -> dict:
     """The keywords ``ours`` (percent), ``check``, ``interval``, ``expected`` and ``not_tested``
     of :meth:`~tempnets.claims.ClaimsTable.add` for a claim on ``k`` of ``n`` runs: with no runs
@@ -201,7 +191,7 @@ def _share_of(k: int, n: int, stated, why: str, check, level: float = intervals.
 
 
 def _median_note(solved, level: float = intervals.LEVEL) -> str:
-    return f"{_pct(level)} interval: order statistics, {len(solved)} runs, unsolved runs counted as never"
+    return f"{intervals.level_name(level)} interval: order statistics, {len(solved)} runs, unsolved runs counted as never"
 
 TASK_ID = {"flipflop": 1, "parking": 2}
 
@@ -513,7 +503,7 @@ def _flipflop_claims(data, level: float = intervals.LEVEL) -> claims.ClaimsTable
           expected=EXPECT["flipflop-every"][data["scale"]],
           interval=intervals.percent(k4, s4["runs"], level),
           note="runs whose w_B saturates at 0 or 1 early have sigma' ~ 0 and stop learning; "
-               + _share_note(k4, s4["runs"], level))
+               + intervals.share_note(k4, s4["runs"], level=level))
     p4 = runs["per-weight"]["perfect"]
     met = [p for p, v in zip(p4, solved4) if v > 0]
     t.add("a run that meets the criterion has learned the flip-flop: its final network is right "
@@ -523,7 +513,7 @@ def _flipflop_claims(data, level: float = intervals.LEVEL) -> claims.ClaimsTable
                             level),
           note=(f"{sum(met)} of {len(met)}; the others let C set or reset w_B and fail about one "
                 "step in twelve, which passes 100 steps in a row by luck; "
-                + _share_note(sum(met), len(met), level)) if met else "")
+                + intervals.share_note(sum(met), len(met), level=level)) if met else "")
     s4l = summary(runs["per-weight"]["solved_1000"], cap)
     solved5 = runs["from-to"]["solved"]
     t.add("FROM/TO interface (5), T = 10, eta = 0.5 solves it within 800 steps (median run)",
@@ -534,20 +524,20 @@ def _flipflop_claims(data, level: float = intervals.LEVEL) -> claims.ClaimsTable
     k5 = s5["runs"] - s5["failures"]
     t.add("interface (5): most runs solve it within the cap (>= 95%)", "§3, exp. 1", None,
           round(100 * k5 / s5["runs"], 1), claims.at_least(95.0),
-          interval=intervals.percent(k5, s5["runs"], level), note=_share_note(k5, s5["runs"], level))
+          interval=intervals.percent(k5, s5["runs"], level), note=intervals.share_note(k5, s5["runs"], level=level))
     lr, sb = best_baseline(runs, "flipflop", cap)
     kb = sb["runs"] - sb["failures"]
     t.add("a fully recurrent net (RTRL, 3 units) solves it too: most runs within the cap (>= 95%)",
           "§1 (recurrent nets)", None, round(100 * kb / sb["runs"], 1),
           claims.at_least(95.0), interval=intervals.percent(kb, sb["runs"], level),
-          note=f"best rate {lr:g}: {format_summary(sb, cap)}; " + _share_note(kb, sb["runs"], level))
+          note=f"best rate {lr:g}: {format_summary(sb, cap)}; " + intervals.share_note(kb, sb["runs"], level=level))
     rtrl = runs[f"rtrl {lr:g}"]
     t.add("the two feed-forward nets with (4) solve it at least twice as fast as the recurrent "
           "net (ratio of medians, RTRL / (4))", "ours", None, round(sb["median"] / s4["median"], 2),
           claims.at_least(2.0), interval=intervals.ratio_of_medians(_steps(rtrl["solved"]), _steps(solved4), level),
           note=f"{_NO_SPEED}; the RTRL rate is the best of "
                + ", ".join(f"{r:g}" for r in BASELINE["flipflop"]["rates"])
-               + f" (chosen on these runs); {_pct(level)} interval: bootstrap, {s4['runs']} runs each, "
+               + f" (chosen on these runs); {intervals.level_name(level)} interval: bootstrap, {s4['runs']} runs each, "
                "unsolved runs counted as never")
     sbl = summary(rtrl["solved_1000"], cap)
     t.add(f"... and with a window partial solutions cannot pass by luck ({LONG_RUN} steps in a row): "
@@ -559,7 +549,7 @@ def _flipflop_claims(data, level: float = intervals.LEVEL) -> claims.ClaimsTable
           note=f"(4) {format_summary(s4l, cap)}; RTRL {format_summary(sbl, cap)}; final networks "
                f"perfect on the test stream: (4) "
                f"{sum(p4)} of {len(p4)}, RTRL {sum(rtrl['perfect'])} of {len(p4)}; "
-               f"{_pct(level)} interval: bootstrap, {s4['runs']} runs each, unsolved runs counted as never")
+               f"{intervals.level_name(level)} interval: bootstrap, {s4['runs']} runs each, unsolved runs counted as never")
     good = [u for u, p in zip(runs["per-weight"]["U"], p4) if p]
     typical = sum(learned_flipflop_solution(u) for u in good)
     t.add("runs that learned the flip-flop learned the typical solution: A sets w_B, B resets it, "
@@ -568,7 +558,7 @@ def _flipflop_claims(data, level: float = intervals.LEVEL) -> claims.ClaimsTable
                                                 "test stream", claims.at_least(90.0), level),
           note=(f"% of the {len(good)} interface-(4) runs whose final network is perfect on the test "
                 "stream; u(A->w_B) > 0.5, u(B->w_B) < -0.5, |u(C->w_B)| < 0.49, writes on w_A, "
-                "w_C < 0; " + _share_note(typical, len(good), level)) if good else "")
+                "w_C < 0; " + intervals.share_note(typical, len(good), level=level)) if good else "")
     return t
 
 
@@ -674,7 +664,7 @@ def _parking_claims(data, scale, level: float = intervals.LEVEL) -> claims.Claim
     t.add(f"a fair share of runs solve it within the cap: at least {SOME:g}% (our test of 'some "
           "runs', which no number of runs could refute)", "ours", None, round(100 * k / n, 1),
           claims.at_least(SOME), expected=EXPECT["parking-some"][scale],
-          interval=intervals.percent(k, n, level), note=_share_note(k, n, level))
+          interval=intervals.percent(k, n, level), note=intervals.share_note(k, n, level=level))
     _literal_claims(t, runs["per-weight"], cap, "", None, level)
     met = [p for p, v in zip(runs["per-weight"]["perfect"], solved) if v > 0]
     t.add("a run that meets the criterion has learned the task: its final network is right at "
@@ -684,7 +674,7 @@ def _parking_claims(data, scale, level: float = intervals.LEVEL) -> claims.Claim
                       claims.at_least(95.0), level),
           note=(f"{sum(met)} of {len(met)}; with {LONG_RUN} scored steps in a row: "
                 + format_summary(summary(runs["per-weight"]["solved_1000"], cap), cap) + "; "
-                + _share_note(sum(met), len(met), level) + f" (at least {_runs_for_share(0.95, level)} runs, "
+                + intervals.share_note(sum(met), len(met), level=level) + f" (at least {_runs_for_share(0.95, level)} runs, "
                 "all right, are needed for the interval to clear 95%)") if met else "")
     good = [u for u, v in zip(runs["per-weight"]["U"], solved) if v > 0]
     binds = sum(learned_binding(u) for u in good)
@@ -692,7 +682,7 @@ def _parking_claims(data, scale, level: float = intervals.LEVEL) -> claims.Claim
           "others, the distractors ~0", "§3, exp. 2", None,
           **_share_of(binds, len(good), EXPECT["parking-binds"][scale], "no run solved the task",
                       claims.at_least(80.0), level),
-          note=(f"% of the {len(good)} solved runs; " + _share_note(binds, len(good), level)) if good else "")
+          note=(f"% of the {len(good)} solved runs; " + intervals.share_note(binds, len(good), level=level)) if good else "")
     best = min(VARIANTS, key=lambda n: summary(data["variants"][n]["solved"], szv.cap)["median"])
     sv = summary(data["variants"][best]["solved"], szv.cap)
     t.add("a departure from our reconstruction reaches the bound (best variant's median <= 6000)",
@@ -716,7 +706,7 @@ def _parking_claims(data, scale, level: float = intervals.LEVEL) -> claims.Claim
           do_nothing=-solved_rtrl[lr],  # fast weights that solve nothing: a row RTRL at 0 makes vacuous
           note=f"(4): {k} of {n}; RTRL at rate {lr:g}: {solved_rtrl[lr]} (rates "
                + ", ".join(f"{r:g}: {solved_rtrl[r]}" for r in rates) + ", the best chosen on "
-               f"these runs); {_pct(level)} interval: Newcombe, {k} of {n} minus {solved_rtrl[lr]} of {n} runs")
+               f"these runs); {intervals.level_name(level)} interval: Newcombe, {k} of {n} minus {solved_rtrl[lr]} of {n} runs")
     return t
 
 
@@ -746,7 +736,7 @@ def _literal_claims(t, runs: dict, cap: int, condition: str, within: bool | None
           note=(f"{good} of {len(right)}; the share of questions its network answers right is "
                 f"{100 * float(np.median(right)):.1f}% in the median run (range "
                 f"{100 * min(right):.1f}-{100 * max(right):.1f}%; a network that always names "
-                "one slot gets about a third); " + _share_note(good, len(right), level)) if right else "")
+                "one slot gets about a third); " + intervals.share_note(good, len(right), level=level)) if right else "")
 
 
 def _runs_for_share(share: float, level: float = intervals.LEVEL) -> int:
@@ -835,7 +825,7 @@ def _linear_attention_claims(data, scale, level: float = intervals.LEVEL) -> cla
     n = len(runs["eq. 7"]["solved"])
     t.add("with the squash of eq. 7 (interface (4), eta = 1) most runs solve the flip-flop",
           "§3, exp. 1", None, round(100 * solved7 / n, 1), claims.at_least(60.0),
-          interval=intervals.percent(solved7, n, level), note=_share_note(solved7, n, level))
+          interval=intervals.percent(solved7, n, level), note=intervals.share_note(solved7, n, level=level))
     add = {name: v for name, v in runs.items() if name.startswith("additive")}
     best = max(sum(s > 0 for s in v["solved"]) for v in add.values())
     div = {name: int(sum(v["diverged"])) for name, v in add.items()}
@@ -851,7 +841,7 @@ def _linear_attention_claims(data, scale, level: float = intervals.LEVEL) -> cla
           interval=intervals.percent(best, n, level), not_tested=why,
           note="rates " + ", ".join(n_.split()[1] for n_ in add) + "; diverged: "
                + ", ".join(f"{n_.split()[1]}: {d}" for n_, d in div.items())
-               + f"; runs solved at the best rate: {best}; {_share_note(best, n, level)} (Exercise 8 "
+               + f"; runs solved at the best rate: {best}; {intervals.share_note(best, n, level=level)} (Exercise 8 "
                "proves that an additive write cannot latch)")
     return t
 

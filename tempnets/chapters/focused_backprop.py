@@ -175,16 +175,6 @@ CHUNK = 100
 checkpoint as it finishes, so an interrupted run loses at most one piece's work."""
 
 
-def _pct(level: float) -> str:
-    """``"95%"``, or e.g. ``"97.5%"`` for the intervals of a sequential design."""
-    return f"{100 * level:.4g}%"
-
-
-def _share_note(k: int, n: int, level: float = intervals.LEVEL, what: str = "runs") -> str:
-    """:func:`tempnets.intervals.share_note` at ``level``."""
-    return intervals.share_note(k, n, what).replace("95%", _pct(level), 1)
-
-
 PAPER_DESIGN = PAPER["reproduce_runs"]
 """The runs per network of the paper's sequence reproduction (its t(28)).  The rows whose value
 depends on the number of runs in one direction only, a t-test's p (it shrinks as runs are added)
@@ -310,9 +300,9 @@ def add_all_learn(t, statement, k, n, expected, note="", level: float = interval
     against :data:`ALL_RUNS_BOUND`, the paper's value 100, its interval at ``level``."""
     t.add(statement, "text", 100.0, round(100.0 * k / n, 1), claims.at_least(ALL_RUNS_BOUND), expected=expected,
           interval=intervals.percent(k, n, level), do_nothing=0.0,
-          note=(note + "; " if note else "") + f"design: the {_pct(level)} Wilson interval of {n} runs' share "
+          note=(note + "; " if note else "") + f"design: the {intervals.level_name(level)} Wilson interval of {n} runs' share "
                f"must clear {ALL_RUNS_BOUND:g}% ({n} of {n} runs would hold, none would fail); "
-               + _share_note(k, n, level))
+               + intervals.share_note(k, n, level=level))
 
 
 def add_some_learn(t, statement, paper, k, n, expected, note="") -> None:
@@ -524,7 +514,7 @@ def _add_delay4_perfect(t, crit4, expected, notes=None, level: float = intervals
           expected=expected["focused"], interval=intervals.percent(k4["focused"], n4["focused"], level), do_nothing=0.0,
           note=lead["focused"] + f"the paper: {PAPER['reproduce_delay4_perfect']['focused']} of its {m} runs; "
                f"the tolerance, 3 of its runs, as a share ({tol:.0f} points); "
-               + _share_note(k4["focused"], n4["focused"], level))
+               + intervals.share_note(k4["focused"], n4["focused"], level=level))
     first = crit4["full"][:PAPER_DESIGN]
     k_first = int((first >= 0).sum())
     add_some_learn(t, f"delay 4: some full runs learn perfectly (runs, of the first {PAPER_DESIGN}: the "
@@ -536,7 +526,7 @@ def _add_delay4_perfect(t, crit4, expected, notes=None, level: float = intervals
         n = n4["focused"]
         lo, hi = intervals.share_difference(k4["focused"], n, k4["full"], n, level)
         diff_interval = (100.0 * lo, 100.0 * hi)
-        diff_note = f"{_pct(level)} interval: Newcombe, {k4['focused']} vs {k4['full']} of {n} runs"
+        diff_note = f"{intervals.level_name(level)} interval: Newcombe, {k4['focused']} vs {k4['full']} of {n} runs"
         diff_design = intervals.Design("share_difference", (n, n), unit="percent", level=level)
     else:
         diff_interval, diff_note = None, "no interval: the two sets of runs differ in size"
@@ -953,14 +943,14 @@ def _reversed_claims(data, scale: str, level: float, items) -> claims.ClaimsTabl
                            f"{data['sizes']['epochs']} epochs")
     rev_learns = t.add("the focused network learns reversed verbs: final % right (mean)", "Figure 6", None,
                        round(float(np.mean(rev["final"])), 1), claims.at_least(90.0),
-                       interval=intervals.mean(rev["final"], level), note=f"{_pct(level)} interval: t")
+                       interval=intervals.mean(rev["final"], level), note=f"{intervals.level_name(level)} interval: t")
     e_f, e_r = (np.where(np.isnan(e), np.inf, e) for e in (_epochs_to(fwd["curve_epochs"], fwd["performance"], 90.0),
                                                           _epochs_to(rev["curve_epochs"], rev["performance"], 90.0)))
     med = [float(np.median(e)) for e in (e_f, e_r)]
     t.add("...but needs more epochs than unreversed: median epochs to 90%, reversed / unreversed",
           "text", None, round(med[1] / med[0], 2) if med[0] > 0 else float("inf"), claims.at_least(1.0),
           expected=EXPECT["reversed-slower"][scale], interval=intervals.ratio_of_medians(e_r, e_f, level),
-          note=f"unreversed {med[0]:g}, reversed {med[1]:g}; {_pct(level)} interval: bootstrap, {e_f.size} runs each")
+          note=f"unreversed {med[0]:g}, reversed {med[1]:g}; {intervals.level_name(level)} interval: bootstrap, {e_f.size} runs each")
     gf, gr = float(np.mean(fwd["test_held_out"])), float(np.mean(rev["test_held_out"]))
     # two networks that learned nothing generalise equally (badly): "as good" says something only
     # once the reversed network has decidedly learned its verbs (issue 32)
@@ -968,7 +958,7 @@ def _reversed_claims(data, scale: str, level: float, items) -> claims.ClaimsTabl
     t.add("generalisation is as good for reversed as unreversed verbs: difference in % right (held out)",
           "text", None, round(gr - gf, 1), claims.between(-5.0, 5.0), expected=None if why else True,
           interval=intervals.mean_difference(rev["test_held_out"], fwd["test_held_out"], level), not_tested=why,
-          note=f"unreversed {gf:.1f}, reversed {gr:.1f}; {_pct(level)} interval: Welch")
+          note=f"unreversed {gf:.1f}, reversed {gr:.1f}; {intervals.level_name(level)} interval: Welch")
     # "Does not succeed" (at most 75%) is passed by a network that learns nothing; it says
     # something of the full network only when that network decidedly learned something (issue 32).
     constant = constant_answer_score(V.verb_task(items, 3, reverse=True))
@@ -979,13 +969,13 @@ def _reversed_claims(data, scale: str, level: float, items) -> claims.ClaimsTabl
         interval=intervals.mean(full["final"], level, bounds=(0, 100)), do_nothing=constant,
         note="a network that gives every verb the same ending is right on the verbs of the commonest "
              f"ending, {constant:.1f}% (% right: the most active output is the right ending); "
-             f"{_pct(level)} interval: t")
+             f"{intervals.level_name(level)} interval: t")
     why = claims.control_gate(learned_some)
     t.add("the full network does not succeed: final % right (mean)", "Figure 6", None,
           round(float(np.mean(full["final"])), 1), claims.at_most(75.0), interval=intervals.mean(full["final"], level),
           expected=None if why else EXPECT["reversed-full-fails"][scale], not_tested=why,
           note="the threshold is the paper's best single run, 75% (next row); it gives no mean; "
-               f"{_pct(level)} interval: t")
+               f"{intervals.level_name(level)} interval: t")
     best = max(max(d["final"]) for d in data["full_sweep"])
     t.add(f"the full network's best single run over {len(data['full_sweep'])} learning-rate settings "
           "is at most 75%", "text", PAPER["reversed_full_best"], round(float(best), 1), claims.at_most(75.0),
@@ -993,7 +983,7 @@ def _reversed_claims(data, scale: str, level: float, items) -> claims.ClaimsTabl
     t.add("focused minus full on reversed verbs, final % right (means)", "Figure 6", None,
           round(float(np.mean(rev["final"]) - np.mean(full["final"])), 1), claims.at_least(15.0), do_nothing=0.0,
           interval=intervals.mean_difference(rev["final"], full["final"], level),
-          note=f"{_pct(level)} interval: Welch")
+          note=f"{intervals.level_name(level)} interval: Welch")
     return t
 
 
@@ -1038,7 +1028,7 @@ def _reproduce_claims(data, scale: str, level: float = intervals.LEVEL) -> claim
         t.add(f"delay 1: mean epochs to perfect, {a} (runs that got there)", "text",
               PAPER["reproduce_delay1_epochs"][a], round(float(ok.mean()), 1) if ok.size else float("nan"),
               claims.relative(0.5), expected=False, interval=intervals.mean(ok, level) if ok.size else None,
-              note=f"our rates learn this task 2-3 times more slowly; {_pct(level)} interval: t")
+              note=f"our rates learn this task 2-3 times more slowly; {intervals.level_name(level)} interval: t")
     _add_delay1_p(t, e, False, note="the focused net is reliably slower")
     final4 = {a: np.array(data[f"{a}_delay4"]["final"]) for a in ("focused", "full")}
     crit4 = {a: data[f"{a}_delay4"]["epochs_to_criterion"] for a in ("focused", "full")}
@@ -1055,7 +1045,7 @@ def _reproduce_claims(data, scale: str, level: float = intervals.LEVEL) -> claim
         t.add(f"delay 4: mean final performance, {a} (% of steps right)", "text",
               PAPER["reproduce_delay4_mean"][a], round(float(final4[a].mean()), 1), check,
               expected=None if vacuous else False, interval=intervals.mean(final4[a], level, bounds=(0, 100)),
-              note=f"outputting zeros everywhere scores {zero:.1f}%; {_pct(level)} interval: t", do_nothing=zero,
+              note=f"outputting zeros everywhere scores {zero:.1f}%; {intervals.level_name(level)} interval: t", do_nothing=zero,
               not_tested=f"outputting zeros everywhere ({zero:.1f}%) passes this check too" if vacuous else "")
     above_zeros = t.add(
           f"delay 4: the full network does better than outputting zeros ({zero:.1f}%): mean final "
@@ -1066,7 +1056,7 @@ def _reproduce_claims(data, scale: str, level: float = intervals.LEVEL) -> claim
           note=f"paper: 72.9 − {zero:.1f}, our subtraction (the paper does not define its percentage, "
                "so how its networks that did not learn would score by ours is unknown); ours: "
                f"{int(np.sum(final4['full'] <= zero))} of {final4['full'].size} runs end at or below the baseline; "
-               f"{_pct(level)} interval: t",
+               f"{intervals.level_name(level)} interval: t",
           do_nothing=0.0)
     # focused > full says nothing of Mozer's comparison while the full network sits on the
     # do-nothing score: the row rests on that control (issue 32)

@@ -1181,7 +1181,7 @@ def _problem3_main_claims(table, ep, shared, scale: str, level: float = interval
     solved = [e for e in ep if e is not None]
     censored = [e if e is not None else math.inf for e in ep]
     plateau = [(e - s) / e for e, s in zip(ep, shared) if e is not None and s is not None]
-    pct = f"{100 * level:.4g}%"
+    pct = intervals.level_name(level)
     table.add("15 hidden units learn PSSSP/TSSST in about 10,000 epochs (median)", "§5.1", 10_000,
               float(np.median(censored)), claims.between(3_000, 30_000),
               expected=EXPECT["problem3-median"][scale], interval=intervals.median(censored, level),
@@ -1537,7 +1537,7 @@ def _embedded_claims(d: dict, scale: str = "book", level: float = intervals.LEVE
             return ", ".join(f"{x:.1f}" for x in v)
         q = np.percentile(v, [0, 25, 50, 75, 100])
         return "min {:.1f}, quartiles {:.1f}, {:.1f}, {:.1f}, max {:.1f}".format(*q)
-    pct = f"{100 * level:.4g}%"
+    pct = intervals.level_name(level)
     t_note = f"{pct} interval: t, {R} networks"
     # The paper reports one network; ours vary widely from seed to seed.  A mean within
     # 10 points of the paper's value is what "reproduces" means here.

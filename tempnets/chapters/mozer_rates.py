@@ -61,7 +61,7 @@ from .. import checks
 from ..checks import count
 from ..experiments import Result, check_data, numba_threads
 from ..scale import get_scale
-from .focused_backprop import (PAPER, RATES, SIZES, _condition, _design, _gather, _pct, _pieces, _rng, add_all_learn,
+from .focused_backprop import (PAPER, RATES, SIZES, _condition, _design, _gather, _pieces, _rng, add_all_learn,
                                _add_delay1_p, _add_delay4_p, _add_delay4_perfect, first_runs)
 
 __all__ = ["START", "STEPS", "MAX_ROUNDS", "BOOK_GRID", "TASKS", "RateSizes", "RATE_SIZES", "EXPECT",
@@ -486,7 +486,7 @@ def _claims(data, scale, level: float = intervals.LEVEL) -> claims.ClaimsTable:
               claims.relative(0.5), expected=EXPECT["delay1-epochs"][a][scale],
               interval=intervals.mean(ok, level) if ok.size > 1 else None,
               note=f"{ok.size} of {e[a].size} runs got there within {sz['delay1_epochs']} epochs; "
-                   f"{_pct(level)} interval: t",
+                   f"{intervals.level_name(level)} interval: t",
               not_tested="" if ok.size > 1 else f"{ok.size} run(s) got there; a mean needs two")
     _add_delay1_p(t, e, EXPECT["delay1-p"][scale])
     # Delay 4.
@@ -505,14 +505,14 @@ def _claims(data, scale, level: float = intervals.LEVEL) -> claims.ClaimsTable:
         t.add(f"delay 4: mean final performance, {a} (% of steps right)", "text",
               PAPER["reproduce_delay4_mean"][a], round(float(final4[a].mean()), 1), check,
               expected=EXPECT["delay4-mean"][a][scale], interval=intervals.mean(final4[a], level, bounds=(0, 100)),
-              note=f"outputting zeros everywhere scores {zero:.1f}%; {_pct(level)} interval: t", do_nothing=zero,
+              note=f"outputting zeros everywhere scores {zero:.1f}%; {intervals.level_name(level)} interval: t", do_nothing=zero,
               not_tested=f"outputting zeros everywhere ({zero:.1f}%) passes this check too" if vacuous else "")
     above_zeros = t.add(
         f"delay 4: the full network does better than outputting zeros ({zero:.1f}%): mean final "
         "performance minus that baseline (points)", "text", round(PAPER["reproduce_delay4_mean"]["full"] - zero, 1),
         round(float(final4["full"].mean() - zero), 1), claims.at_least(1.0),
         expected=EXPECT["delay4-full-above-zeros"][scale], interval=intervals.mean(final4["full"] - zero, level),
-        note=f"paper: 72.9 − {zero:.1f}, our subtraction; {_pct(level)} interval: t", do_nothing=0.0)
+        note=f"paper: 72.9 − {zero:.1f}, our subtraction; {intervals.level_name(level)} interval: t", do_nothing=0.0)
     # focused vs full says nothing of Mozer's comparison when the full network sits on the
     # do-nothing score: the two rows below rest on that control (issue 32)
     why = claims.control_gate(above_zeros)
@@ -522,7 +522,7 @@ def _claims(data, scale, level: float = intervals.LEVEL) -> claims.ClaimsTable:
                                                - PAPER["reproduce_delay4_mean"]["full"], 1),
           round(diff, 1), claims.at_least(0.0), expected=None if why else EXPECT["delay4-focused-higher"][scale],
           interval=intervals.mean_difference(final4["focused"], final4["full"], level),
-          note=f"{_pct(level)} interval: Welch",
+          note=f"{intervals.level_name(level)} interval: Welch",
           not_tested=why)
     _add_delay4_p(t, final4, EXPECT["delay4-p"][scale], why)
     # Regular verbs (Figure 4).
@@ -531,7 +531,7 @@ def _claims(data, scale, level: float = intervals.LEVEL) -> claims.ClaimsTable:
         t.add(f"verbs: {a} network learns the task: final % right (mean)", "Figure 4", None,
               round(float(np.mean(d["final"])), 1), claims.at_least(95.0), expected=EXPECT["verbs-learns"][a][scale],
               interval=intervals.mean(d["final"], level),
-              note=f"{_setting(data, 'verbs', a)}, {chosen}; {_pct(level)} interval: t")
+              note=f"{_setting(data, 'verbs', a)}, {chosen}; {intervals.level_name(level)} interval: t")
     quarter = [np.asarray(tuned["verbs"][a]["performance"])[:, : len(tuned["verbs"][a]["curve_epochs"]) // 4]
                .mean(axis=1) for a in ARCHS]
     q = [round(float(np.mean(x)), 1) for x in quarter]
@@ -539,7 +539,7 @@ def _claims(data, scale, level: float = intervals.LEVEL) -> claims.ClaimsTable:
           "training, full minus focused", "Figure 4", None, round(q[1] - q[0], 1), claims.at_least(0.0),
           expected=EXPECT["verbs-full-quicker"][scale],
           interval=intervals.mean_difference(quarter[1], quarter[0], level),
-          note=f"focused {q[0]}, full {q[1]}; {_pct(level)} interval: Welch, {len(quarter[0])} runs each")
+          note=f"focused {q[0]}, full {q[1]}; {intervals.level_name(level)} interval: Welch, {len(quarter[0])} runs each")
     return t
 
 

@@ -655,28 +655,28 @@ def _half_reach(k, n, level=intervals.LEVEL):
 
 def _share_note(what, k, n, why="the median does iff at least half do", level=intervals.LEVEL) -> str:
     return (f"ours: the share of the {n} TKRNNs that {what} ({why}); "
-            + intervals.share_note(k, n, "networks").replace("95%", _pct(level), 1))
-
-
-def _pct(level: float) -> str:
-    """``"95%"``, or e.g. ``"97.5%"`` for the intervals of a sequential design."""
-    return f"{100 * level:.4g}%"
+            + intervals.share_note(k, n, "networks", level))
 
 
 def _median_comparison(statistic, *groups, level=intervals.LEVEL):
     """Interval of ``statistic(*medians)`` at ``level`` over a few networks per model, with its note.
 
-    Unbounded when any group has a median without an interval at ``level`` (at 95%, fewer than
-    6 networks: :func:`tempnets.intervals.median`), since a bootstrap of a median of so few runs
+    Unbounded when any group has a median without an interval at ``level`` (fewer than
+    :func:`_fewest_for_median`: 6 at 95%; :func:`tempnets.intervals.median`), since a bootstrap of a median of so few runs
     is not valid either; otherwise a percentile bootstrap (:func:`tempnets.intervals.bootstrap`)."""
     n = min(len(g) for g in groups)
     if any(math.isinf(intervals.median(g, level)[0]) for g in groups):
         return ((-math.inf, math.inf),
-                f"no finite {_pct(level)} interval: a median of {n} networks has none (order "
-                "statistics need at least 6 at 95%) and bootstrapping it is not valid; inconclusive "
-                "with this many networks, whatever the runs")
+                f"no finite {intervals.level_name(level)} interval: a median of {n} networks has none "
+                f"(order statistics need at least {_fewest_for_median(level)}) and bootstrapping it is "
+                "not valid; inconclusive with this many networks, whatever the runs")
     return (intervals.bootstrap(lambda *s: statistic(*(np.median(x) for x in s)), *groups, level=level),
-            f"{_pct(level)} interval: bootstrap, {n} networks per model")
+            f"{intervals.level_name(level)} interval: bootstrap, {n} networks per model")
+
+
+def _fewest_for_median(level) -> int:
+    """The fewest networks whose median has a finite interval at ``level`` (6 at 95%)."""
+    return next(n for n in range(1, 100) if math.isfinite(intervals.median(np.arange(n), level)[0]))
 
 
 def _recall_claims(data, sz, expect, scale, level=intervals.LEVEL) -> claims.ClaimsTable:
