@@ -2,6 +2,7 @@
 
 import dataclasses
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -664,3 +665,46 @@ def test_figure_8_4_compares_with_the_first_networks_of_a_larger_baseline():
     other = {**r81, "sizes": {**r81["sizes"], "test_every": r81["sizes"]["test_every"] // 2}}  # other tests
     with pytest.raises(ValueError, match="must train on the same strings"):
         pa.run_fig8_4("paper", 0, trained=r84, baseline=other)
+
+
+def test_a_sequential_design_trains_networks_that_do_not_depend_on_the_looks(tiny, monkeypatch):
+    """Issue 32 item 4: pa-4.2's paper scale adds networks by its plan (PLANS).  Network ``k`` is
+    the same as in a run of all the networks at once, every interval is at the plan's level,
+    the design is recorded and re-derives, and pa-5.2 reads its networks at that level."""
+    from tempnets import sequential
+    monkeypatch.setattr(pa, "PLANS", {"pa-4.2": sequential.Plan(2, 1, 4)})
+    watched, undecided = [], sequential.undecided  # the design runs to its cap (looks at 2, 3 and 4), asking only about the watched rows
+    monkeypatch.setattr(sequential, "undecided", lambda table, watch=None: watched.append(
+        [c.statement for c in table.claims if watch(c)]) or ["never decided"])
+    r = pa.run_fig4_2(scale="paper", seed=0, progress=False)
+    d = r.data["design"]
+    assert d["sizes"] == [2, 3, 4] and d["n"] == 4 and d["looks"] == 3 and d["level"] == 1 - 0.05 / 3
+    assert d["watches"] == list(pa.WATCH["pa-4.2"]) and r.data["sizes"]["n_networks"] == 4
+    assert [h["n"] for h in d["history"]] == [2, 3, 4]
+    assert watched == [list(pa.WATCH["pa-4.2"])] * 3
+    monkeypatch.setattr(pa, "SIZES", {**TINY, "pa-4.2": {s: pa.Sizes(4, 400, 200, 50) for s in ("book", "paper")}})
+    monkeypatch.setattr(pa, "PLANS", {})
+    monkeypatch.setattr(sequential, "undecided", undecided)
+    whole = pa.run_fig4_2(scale="paper", seed=0, progress=False)
+    assert "design" in whole.data and whole.data["design"]["looks"] == 1
+    for n in ("SRN", "PA"):
+        for k in ("strings_seen", "scores", "params", "networks", "config"):
+            assert r.data["runs"][n][k] == whole.data["runs"][n][k], (n, k)
+    assert r.data["summary"] == whole.data["summary"]
+    for c in r.claims.claims:  # every interval at the plan's level, and says so
+        if c.interval is not None:
+            assert "98.33% interval: " in c.note, c.statement
+    r52 = pa.run_fig5_2(scale="paper", seed=0, progress=False, trained=r)
+    assert r52.data["design"] == d
+    assert all("98.33% interval" in c.note for c in r52.claims.claims if c.interval is not None)
+    # the record re-derives to the same claims
+    again = pa.run_fig4_2(scale="paper", seed=0, progress=False, trained=json.loads(json.dumps(r.data)))
+    assert json.dumps(again.claims.rows()) == json.dumps(r.claims.rows())
+
+
+def test_each_plan_starts_from_the_paper_scale_record():
+    """The first look of a plan is the fixed-n record made before it (networks 0 .. n-1)."""
+    for exp_id, plan in pa.PLANS.items():
+        assert plan.first == pa.SIZES[exp_id]["paper"].n_networks, exp_id
+        assert plan.looks > 1 and set(pa.WATCH[exp_id]) <= {
+            c["statement"] for c in json.loads((Path(__file__).parents[1] / "book" / "paper_scale" / f"{exp_id}.json").read_text())["claims"]}
