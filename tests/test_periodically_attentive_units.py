@@ -706,5 +706,18 @@ def test_each_plan_starts_from_the_paper_scale_record():
     """The first look of a plan is the fixed-n record made before it (networks 0 .. n-1)."""
     for exp_id, plan in pa.PLANS.items():
         assert plan.first == pa.SIZES[exp_id]["paper"].n_networks, exp_id
-        assert plan.looks > 1 and set(pa.WATCH[exp_id]) <= {
-            c["statement"] for c in json.loads((Path(__file__).parents[1] / "book" / "paper_scale" / f"{exp_id}.json").read_text())["claims"]}
+        recorded = json.loads((Path(__file__).parents[1] / "book" / "paper_scale" / f"{exp_id}.json").read_text())
+        assert plan.looks > 1 and set(pa.WATCH.get(exp_id, ())) <= {c["statement"] for c in recorded["claims"]}
+
+
+def test_figure_6_2_by_its_design_waits_for_every_row(tiny, monkeypatch):
+    from tempnets import sequential
+    monkeypatch.setattr(pa, "PLANS", {"pa-6.2": sequential.Plan(2, 1, 3)})
+    asked, undecided = [], sequential.undecided
+    monkeypatch.setattr(sequential, "undecided", lambda table, watch=None: asked.append(watch) or ["never"])
+    r = pa.run_fig6_2(scale="paper", seed=0, progress=False)
+    assert asked == [None, None] and r.data["design"]["sizes"] == [2, 3] and "watches" not in r.data["design"]
+    assert all("97.5% interval" in c.note for c in r.claims.claims if c.interval is not None)
+    monkeypatch.setattr(sequential, "undecided", undecided)
+    again = pa.run_fig6_2(scale="paper", seed=0, progress=False, trained=json.loads(json.dumps(r.data)))
+    assert json.dumps(again.claims.rows()) == json.dumps(r.claims.rows())
