@@ -990,6 +990,14 @@ def _run_design(exp_id, names, grammar_name, scale, seed, jobs, progress, table,
     return _joined(results), stats, dataclasses.replace(sz, n_networks=len(results)), tests, design
 
 
+def _weights_kept(runs, keep=()) -> dict:
+    """``runs`` with the final weights (``params``) of the conditions ``keep`` only: a record keeps
+    what its claims and the chapter read, and a sequential design's hundreds of networks would
+    make the weights nobody reads most of it (as :mod:`tempnets.chapters.mozer_rates` does)."""
+    return {name: run if name in keep else {k: v for k, v in run.items() if k != "params"}
+            for name, run in runs.items()}
+
+
 def _joined(results) -> dict:
     """The runs of :func:`_run_design`'s results (each network's entry is its group's runs) as
     :func:`train_conditions` returns them for all those networks: the groups joined in order."""
@@ -1213,7 +1221,9 @@ def run_fig4_2(scale="book", seed=0, jobs=1, progress=None, trained=None, checkp
     t = _fig4_2_claims(runs, sz, tests, scale, sequential.level_of({"design": design}), indicator)
     data = {"experiment": "pa-4.2", "scale": get_scale(scale), "seed": seed,
             "sizes": dataclasses.asdict(sz), "summary": _summary(runs), "test_stats": stats,
-            "runs": runs, "indicator": indicator, **({"design": design} if design else {})}
+            # the PA networks' weights: the indicator row and Figures 4.4-4.9 read them
+            "runs": _weights_kept(runs, ("PA",)), "indicator": indicator,
+            **({"design": design} if design else {})}
     return Result(t, data)
 
 
@@ -1380,7 +1390,7 @@ def run_fig6_2(scale="book", seed=0, jobs=1, progress=None, trained=None, checkp
     t = _fig6_2_claims(runs, sz, scale, sequential.level_of({"design": design}))
     data = {"experiment": "pa-6.2", "scale": get_scale(scale), "seed": seed,
             "sizes": dataclasses.asdict(sz), "summary": _summary(runs), "test_stats": stats,
-            "runs": runs, **({"design": design} if design else {})}
+            "runs": _weights_kept(runs), **({"design": design} if design else {})}  # scores only
     return Result(t, data)
 
 
