@@ -201,6 +201,8 @@ def test_a_paper_scale_runner_states_its_design_and_rederives(monkeypatch):
     k, n = round(row.ours * design["n"] / 100), design["n"]
     assert row.interval == I.percent(k, n, 0.975) and "97.5% interval: Wilson" in row.note
     book = fw.run_linear_attention("book", 0, progress=False)
+    assert book.data["design"]["rule"] == "a fixed design: 4 runs, one look, 95% intervals"
+    assert S.level_of(book.data) == 0.95 and book.data["sizes"]["n_seeds"] == book.data["design"]["n"] == 4
     for name, runs in book.data["runs"].items():
         assert r.data["runs"][name]["solved"][:4] == runs["solved"]
 

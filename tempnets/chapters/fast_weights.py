@@ -34,7 +34,8 @@ step is scored and the two readings coincide.
 How many runs: at book scale a fixed number (:data:`SIZES`); at paper scale a sequential design
 (:data:`PLANS`, :mod:`tempnets.sequential`): runs are added in groups until every claim of the
 experiment is decided or the plan's cap is reached, every interval at ``1 - 0.05 / K`` for ``K``
-planned looks, and the record's ``data["design"]`` states the rule, ``n`` and why it stopped.
+planned looks, and the record's ``data["design"]`` states the rule, ``n`` and why it stopped (at
+book scale: a fixed design, one look at 95%).
 Run ``k`` of a seed is the same network on the same stream whatever the design.
 
 Every value estimated from runs carries its 95% interval (:mod:`tempnets.intervals`): a
@@ -52,6 +53,7 @@ The conventional baseline is a fully recurrent network trained on-line by RTRL
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
+from itertools import zip_longest
 
 import numpy as np
 
@@ -358,15 +360,10 @@ def _runs(what: str, seed: int, sz: "Sizes", start: int, stop: int, jobs, progre
     return [r for chunk in run_pieces(pieces, jobs, progress, checkpoint, what="pieces") for r in chunk]
 
 
-def _design(experiment: str, scale: str, sz: "Sizes", train, table) -> tuple:
-    """``(results, sizes, design)`` of an experiment's runs: at paper scale by its sequential
-    :data:`PLANS` (``design``: the record of :func:`tempnets.sequential.run`), at book scale the
-    fixed ``sz.n_seeds`` (``design`` ``None``).  ``train(start, stop)`` trains runs; ``table(results,
-    level)`` makes the claims from results."""
-    if scale != "paper":
-        return train(0, sz.n_seeds), sz, None
-    results, design = sequential.run(PLANS[experiment], train, table, what="runs")
-    return results, replace(sz, n_seeds=design["n"]), design
+def _plan(experiment: str, scale: str, sz: "Sizes") -> sequential.Plan:
+    """The design of an experiment's runs: at paper scale its sequential :data:`PLANS`, at book
+    scale a fixed ``sz.n_seeds`` (one look, 95%)."""
+    return PLANS[experiment] if scale == "paper" else sequential.Plan(sz.n_seeds, sz.n_seeds, sz.n_seeds)
 
 
 def _collect(results, names) -> dict:
@@ -439,15 +436,16 @@ def run_flipflop(scale="book", seed=0, jobs=1, progress=None, trained=None, chec
     if trained is None:
         jobs = executor(jobs)  # cores of this machine, or a cluster's (--cluster)
 
-        def data_of(res, sizes, design):
-            return {"experiment": "fw-flipflop", "scale": scale, "seed": seed, "sizes": asdict(sizes),
-                    "runs": _collect(res, names), **({"design": design} if design else {})}
+        def data_of(res, design=None):
+            return {"experiment": "fw-flipflop", "scale": scale, "seed": seed,
+                    "sizes": asdict(replace(sz, n_seeds=len(res))), "runs": _collect(res, names),
+                    **({"design": design} if design else {})}
 
-        res, sizes, design = _design(
-            "fw-flipflop", scale, sz,
+        res, design = sequential.run(
+            _plan("fw-flipflop", scale, sz),
             lambda a, b: _runs("flipflop", seed, sz, a, b, jobs, progress, checkpoint),
-            lambda res, level: _flipflop_claims(data_of(res, replace(sz, n_seeds=len(res)), None), level))
-        data = data_of(res, sizes, design)
+            lambda res, level: _flipflop_claims(data_of(res), level), what="runs")
+        data = data_of(res, design)
     else:
         data = _check_trained(trained, "fw-flipflop", scale, seed, ["runs", "sizes"])
     return Result(_flipflop_claims(data, sequential.level_of(data)), data)
@@ -620,25 +618,27 @@ def run_parking(scale="book", seed=0, jobs=1, progress=None, trained=None, check
     if trained is None:
         jobs = executor(jobs)  # cores of this machine, or a cluster's (--cluster)
 
+        # variant run k goes with run k: every run's at paper scale, the first szv.n_seeds' at book scale
+        n_variants = PLANS["fw-parking"].cap if scale == "paper" else szv.n_seeds
+
         def train(a, b):
             main = _runs("parking", seed, sz, a, b, jobs, progress, checkpoint)
-            var = _runs("variants", seed, szv, a, b, jobs, progress, checkpoint) if scale == "paper" \
-                else [None] * len(main)
-            return list(zip(main, var))
+            var = _runs("variants", seed, szv, a, min(b, n_variants), jobs, progress, checkpoint) \
+                if a < n_variants else []
+            return list(zip_longest(main, var))
 
-        def data_of(res, n, design, variants):
+        def data_of(res, design=None):
+            variants = [v for _, v in res if v is not None]
             return {"experiment": "fw-parking", "scale": scale, "seed": seed,
-                    "sizes": asdict(replace(sz, n_seeds=n)),
+                    "sizes": asdict(replace(sz, n_seeds=len(res))),
                     "variant_sizes": asdict(replace(szv, n_seeds=len(variants))),
                     "runs": _collect([m for m, _ in res], names), "variants": _collect(variants, list(VARIANTS)),
                     **({"design": design} if design else {})}
 
-        res, sizes, design = _design(
-            "fw-parking", scale, sz, train,
-            lambda res, level: _parking_claims(data_of(res, len(res), None, [v for _, v in res]), scale, level))
-        variants = [v for _, v in res] if scale == "paper" else \
-            _runs("variants", seed, szv, 0, szv.n_seeds, jobs, progress, checkpoint)
-        data = data_of(res, sizes.n_seeds, design, variants)
+        res, design = sequential.run(
+            _plan("fw-parking", scale, sz), train,
+            lambda res, level: _parking_claims(data_of(res), scale, level), what="runs")
+        data = data_of(res, design)
     else:
         data = _check_trained(trained, "fw-parking", scale, seed, ["runs", "sizes", "variants",
                                                                    "variant_sizes"])
@@ -793,17 +793,16 @@ def run_linear_attention(scale="book", seed=0, jobs=1, progress=None, trained=No
         jobs = executor(jobs)  # cores of this machine, or a cluster's (--cluster)
         errors = _equivalence_errors(seed)
 
-        def data_of(res, sizes, design):
+        def data_of(res, design=None):
             return {"experiment": "fw-linear-attention", "scale": scale, "seed": seed,
-                    "sizes": asdict(sizes), "errors": errors, "runs": _collect(res, names),
-                    **({"design": design} if design else {})}
+                    "sizes": asdict(replace(sz, n_seeds=len(res))), "errors": errors,
+                    "runs": _collect(res, names), **({"design": design} if design else {})}
 
-        res, sizes, design = _design(
-            "fw-linear-attention", scale, sz,
+        res, design = sequential.run(
+            _plan("fw-linear-attention", scale, sz),
             lambda a, b: _runs("additive", seed, sz, a, b, jobs, progress, checkpoint),
-            lambda res, level: _linear_attention_claims(
-                data_of(res, replace(sz, n_seeds=len(res)), None), scale, level))
-        data = data_of(res, sizes, design)
+            lambda res, level: _linear_attention_claims(data_of(res), scale, level), what="runs")
+        data = data_of(res, design)
     else:
         data = _check_trained(trained, "fw-linear-attention", scale, seed, ["runs", "sizes", "errors"])
     return Result(_linear_attention_claims(data, scale, sequential.level_of(data)), data)
