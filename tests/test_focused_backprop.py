@@ -391,39 +391,45 @@ def test_the_plans_start_at_the_fixed_records_and_look_twice():
         assert plan.first == fb.SIZES[exp]["paper"].runs and plan.looks == 2 and plan.level == 0.975
 
 
-def test_design_stops_when_every_watched_claim_is_decided_or_at_the_cap():
-    """fb._design: at book scale the fixed runs, no design; at paper scale the plan's looks, stopping
-    at the first look where the share is decided, or at the cap when it never is."""
+def test_design_stops_when_every_watched_claim_is_decided_or_at_the_cap(monkeypatch):
+    """fb._run_conditions: at book scale the fixed runs, one look at 95%; at paper scale the plan's
+    looks, stopping at the first look where the share is decided, or at the cap when it never is."""
     from tempnets import claims, intervals, sequential
 
-    def table(results, level):
+    def table(data, level):
         t = claims.ClaimsTable("t")
-        k, n = sum(results), len(results)
+        k, n = sum(data["c"]["final"]), len(data["c"]["final"])
         t.add("most runs succeed", "text", None, 100.0 * k / n, claims.at_least(50.0),
               interval=intervals.percent(k, n, level))
         return t
 
     plan = sequential.Plan(4, 16, 36)
+    monkeypatch.setitem(fb.PLANS, "x", plan)
     calls = []
 
     def train(succeed):
         def run(a, b):
             calls.append((a, b))
-            return [succeed] * (b - a)
-        return run
+            return {"final": [succeed(i) for i in range(a, b)], "params": {}}
+        return {"c": run}
 
-    results, design = fb._design(plan, "book", 4, train(1), table)
-    assert results == [1] * 4 and design is None and calls == [(0, 4)]
+    def data(scale, succeed):
+        return fb._run_conditions("x", scale, 0, fb.Sizes(4, 1), train(succeed), None, table)
+
+    book = data("book", lambda i: 1)
+    assert book["c"]["final"] == [1] * 4 and calls == [(0, 4)] and book["sizes"]["runs"] == 4
+    design = book["design"]
+    assert design["rule"] == sequential.Plan(4, 4, 4).rule("runs") and design["level"] == 0.95
+    assert design["n"] == 4 and design["look"] == design["looks"] == 1
+    assert sequential.level_of(book) == intervals.LEVEL
     calls.clear()
-    results, design = fb._design(plan, "paper", 4, train(1), table)  # 20 of 20 clears 50%
-    assert calls == [(0, 4), (4, 20)] and design["n"] == len(results) == 20 and design["look"] == 2
+    design = data("paper", lambda i: 1)["design"]  # 20 of 20 clears 50%
+    assert calls == [(0, 4), (4, 20)] and design["n"] == 20 and design["look"] == 2
     assert design["level"] == plan.level and "decided at look 2 of 3" in design["stopped"]
-    calls.clear()
-    results, design = fb._design(plan, "paper", 4, lambda a, b: [i % 2 for i in range(a, b)], table)
-    assert design["n"] == len(results) == 36 and design["undecided"] == ["most runs succeed"]
+    paper = data("paper", lambda i: i % 2)
+    design = paper["design"]
+    assert design["n"] == len(paper["c"]["final"]) == 36 and design["undecided"] == ["most runs succeed"]
     assert design["stopped"].startswith("the cap (36 runs) reached")
-    with pytest.raises(ValueError, match="first look"):
-        fb._design(plan, "paper", 5, train(1), table)
 
 
 @pytest.mark.parametrize("exp, run, key", [("mozer-reproduce", fb.run_reproduce, "focused_delay1"),
@@ -453,8 +459,9 @@ def test_paper_scale_runs_by_its_plan_states_it_and_rederives(monkeypatch, exp, 
         k = round(row.ours * design["n"] / 100)
         assert row.interval == intervals.percent(k, design["n"], 0.975)
     book = run("book", 0, progress=False)
-    assert fb.first_runs(r.data, 2) == {**book.data, "sizes": dict(book.data["sizes"])}
-    assert "design" not in fb.first_runs(r.data, 2)
+    assert book.data["design"]["rule"] == sequential.Plan(2, 2, 2).rule("runs") and book.data["design"]["level"] == 0.95
+    assert fb.first_runs(r.data, 2) == {k: v for k, v in book.data.items() if k != "design"}
+    assert "design" not in fb.first_runs(r.data, 2) and "design" not in fb.first_runs(book.data, 1)
 
 
 def test_a_paper_scale_run_resumes_from_its_checkpoint(monkeypatch, tmp_path):

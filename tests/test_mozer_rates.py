@@ -136,7 +136,8 @@ def test_paper_scale_measures_by_its_plan_states_it_and_rederives(monkeypatch):
     intervalled = [c for c in r.claims.claims if c.interval is not None]
     assert intervalled and all("97.5% interval" in c.note for c in intervalled)
     book = mr.run_rates("book", 0, progress=False)
-    assert book.data["search"] == r.data["search"] and "design" not in book.data
+    assert book.data["search"] == r.data["search"]
+    assert book.data["design"]["rule"] == sequential.Plan(2, 2, 2).rule("runs") and book.data["design"]["level"] == 0.95
     for task in mr.TASKS:
         for arch in mr.ARCHS:
             assert fb._cut(r.data["tuned"][task][arch], 0, 2) == book.data["tuned"][task][arch]

@@ -436,33 +436,20 @@ def _pieces(conditions, start: int, stop: int, checkpoint, made: dict) -> list:
     return out
 
 
-def _design(plan, scale: str, runs: int, train, table, watch=None) -> tuple:
-    """``(results, design)`` of an experiment's runs: at paper scale by the sequential ``plan``
-    (``design``: the record of :func:`tempnets.sequential.run`, whose first look must be ``runs``),
-    at book scale the fixed ``runs`` (``design`` ``None``).  ``train(start, stop)`` trains runs
-    (one result each); ``table(results, level)`` makes the claims from results; ``watch`` says
-    which claims the design waits for (:func:`tempnets.sequential.undecided`)."""
-    if get_scale(scale) != "paper":
-        return train(0, runs), None
-    if plan.first != runs:
-        raise ValueError(f"the plan's first look ({plan.first} runs) must be the paper scale's runs ({runs})")
-    return sequential.run(plan, train, table, watch, what="runs")
-
-
 def _run_conditions(experiment: str, scale: str, seed: int, sz: "Sizes", conditions: dict, checkpoint,
                     claims_of) -> dict:
-    """The data of ``experiment``'s runs of every condition (:func:`_pieces`): at paper scale by
-    its sequential design (:data:`PLANS`; the data keeps the design's record), at book scale the
-    fixed ``sz.runs``.  ``claims_of(data, level)`` makes the claims the design watches."""
+    """The data of ``experiment``'s runs of every condition (:func:`_pieces`) by its design, whose
+    record the data keep: at paper scale the sequential :data:`PLANS`, at book scale a fixed
+    ``sz.runs`` (one look, 95%).  ``claims_of(data, level)`` makes the claims the design watches."""
     made = {"experiment": experiment, "scale": scale, "seed": seed, "sizes": asdict(sz)}
 
     def data_of(results, design=None):
         return {"sizes": dict(asdict(sz), runs=len(results)), **_gather(results),
                 **({"design": design} if design else {})}
 
-    results, design = _design(PLANS.get(experiment), scale, sz.runs,
-                              lambda a, b: _pieces(conditions, a, b, checkpoint, made),
-                              lambda res, level: claims_of(data_of(res), level))
+    plan = PLANS[experiment] if scale == "paper" else sequential.Plan(sz.runs, sz.runs, sz.runs)
+    results, design = sequential.run(plan, lambda a, b: _pieces(conditions, a, b, checkpoint, made),
+                                     lambda res, level: claims_of(data_of(res), level), what="runs")
     return data_of(results, design)
 
 

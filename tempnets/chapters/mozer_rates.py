@@ -61,7 +61,7 @@ from .. import checks
 from ..checks import count
 from ..experiments import Result, check_data, numba_threads
 from ..scale import get_scale
-from .focused_backprop import (PAPER, RATES, SIZES, _condition, _design, _gather, _pieces, _rng, add_all_learn,
+from .focused_backprop import (PAPER, RATES, SIZES, _condition, _gather, _pieces, _rng, add_all_learn,
                                _add_delay1_p, _add_delay4_p, _add_delay4_perfect, first_runs)
 
 __all__ = ["START", "STEPS", "MAX_ROUNDS", "BOOK_GRID", "TASKS", "RateSizes", "RATE_SIZES", "EXPECT",
@@ -404,9 +404,9 @@ def run_rates(scale="book", seed=0, jobs=1, progress=None, trained=None, checkpo
 
             # every replication row is about the measuring runs the design adds (the rows on the
             # paper's first 15 have no interval): it waits for them all
-            results, design = _design(PLANS["mozer-rates"], scale, sz.runs,
-                                      lambda a, b: _pieces(conditions, a, b, checkpoint, made),
-                                      lambda res, level: _claims(data_of(res), scale, level))
+            plan = PLANS["mozer-rates"] if scale == "paper" else sequential.Plan(sz.runs, sz.runs, sz.runs)
+            results, design = sequential.run(plan, lambda a, b: _pieces(conditions, a, b, checkpoint, made),
+                                             lambda res, level: _claims(data_of(res), scale, level), what="runs")
         data = data_of(results, design)
     else:
         data = check_data(trained, ["sizes", "grid", "rounds", "search", "chosen", "tuned"], "mozer-rates")
