@@ -492,7 +492,8 @@ def test_embedded_at_paper_scale_states_its_design_and_rederives(monkeypatch):
     again = gsm.run_embedded("paper", 0, trained=r.data)
     assert again.claims.rows() == r.claims.rows()
     book = gsm.run_embedded("book", 0, progress=False)  # 3 networks, fixed, at 95%
-    assert "design" not in book.data and "95% interval: t" in book.claims.claims[0].note
+    assert book.data["design"]["rule"] == sequential.Plan(3, 3, 3).rule("networks of each grammar")
+    assert book.data["design"]["level"] == 0.95 and "95% interval: t" in book.claims.claims[0].note
     book_hits = [p["hit"] for p in book.data["results"]["symmetrical"]["pct"]]
     assert book.claims.claims[0].interval == intervals.mean(book_hits)
     assert book_hits[:2] == hits[:2]  # network k is the same network at either scale's plan

@@ -1213,15 +1213,15 @@ def _problem3_cells(cells, seed, progress, checkpoint) -> list:
 
 
 def _problem3_main(scale: str, seed: int, progress, checkpoint=None) -> tuple:
-    """``(main, more, design)``: the 15-unit networks on three S's, at book scale 3 networks
-    (30,000 epochs; ``more`` empty, ``design`` ``None``), at paper scale by
+    """``(main, more, design)``: the 15-unit networks on three S's by their design, at book scale
+    a fixed 3 networks (30,000 epochs, one look; ``more`` empty), at paper scale
     :data:`PROBLEM3_PLAN` (100,000 epochs): ``main`` its first group, ``more`` the later ones."""
-    if scale != "paper":
-        return _train_problem3(15, 3, 3, 30_000, seed, progress=progress), [], None
+    plan, cap = (PROBLEM3_PLAN, 100_000) if scale == "paper" else (sequential.Plan(3, 3, 3), 30_000)
     groups = []
 
-    def train(a, b):
-        groups.extend(_problem3_cells([(15, 3, b - a, 100_000, len(groups))], seed, progress, checkpoint))
+    def train(a, b):  # (book scale keeps no piece: its sweep has a cell of the same name)
+        groups.extend(_problem3_cells([(15, 3, b - a, cap, len(groups))], seed, progress,
+                                      checkpoint if scale == "paper" else None))
         return list(zip(groups[-1]["epochs_to_criterion"], groups[-1]["shared_learned"]))
 
     def table(results, level):
@@ -1229,7 +1229,7 @@ def _problem3_main(scale: str, seed: int, progress, checkpoint=None) -> tuple:
         _problem3_main_claims(t, [e for e, _ in results], [s for _, s in results], scale, level)
         return t
 
-    _, design = sequential.run(PROBLEM3_PLAN, train, table, what="networks")
+    _, design = sequential.run(plan, train, table, what="networks")
     return groups[0], groups[1:], design
 
 
@@ -1498,23 +1498,20 @@ def run_embedded(scale="book", seed=0, jobs=1, progress=None, trained=None, chec
                                "gsm-embedded"))
         return Result(_embedded_claims(data, scale, sequential.level_of(data)), data)
     n = choose(300_000, 900_000, scale)
+    params = {}
+
+    def train(a, b):
+        networks, first = _embedded_networks(seed, n, a, b, progress, checkpoint)
+        params.update(first if a == 0 else {})
+        return networks
+
+    def table(networks, level):
+        return _embedded_claims(_embedded_data(n, networks, params), scale, level)
+
     with numba_threads(jobs):
-        if scale != "paper":
-            data = _embedded_data(n, *_embedded_networks(seed, n, 0, 3, progress, checkpoint))
-        else:
-            params = {}
-
-            def train(a, b):
-                networks, first = _embedded_networks(seed, n, a, b, progress, checkpoint)
-                params.update(first if a == 0 else {})
-                return networks
-
-            def table(networks, level):
-                return _embedded_claims(_embedded_data(n, networks, params), scale, level)
-
-            networks, design = sequential.run(EMBEDDED_PLAN, train, table,
-                                              what="networks of each grammar")
-            data = _embedded_data(n, networks, params, design)
+        networks, design = sequential.run(EMBEDDED_PLAN if scale == "paper" else sequential.Plan(3, 3, 3),
+                                          train, table, what="networks of each grammar")
+    data = _embedded_data(n, networks, params, design)
     table = _embedded_claims(data, scale, sequential.level_of(data))  # adds mean, hits_by_length_sym, length_labels
     return Result(table, data)
 
