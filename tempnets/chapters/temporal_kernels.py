@@ -598,22 +598,16 @@ def _recall(exp_id, table, scale, seed, jobs, progress, trained, checkpoint=None
     scale = get_scale(scale)
     sz, expect = table[scale], _EXPECT[(exp_id, scale)]
     if trained is None:
-        if scale == "paper" and exp_id in PLANS:
-            plan = PLANS[exp_id]
-            if plan.first != sz.seeds:
-                raise ValueError(f"the plan's first look ({plan.first} networks) must be the paper "
-                                 f"scale's seeds ({sz.seeds})")
-
-            def claims_of(networks, level):
-                return _recall_claims(_models_data(networks), dataclasses.replace(sz, seeds=len(networks)),
-                                      expect, scale, level)
-            networks, design = sequential.run(
-                plan, lambda a, b: _train_networks(sz, seed, a, b, jobs, progress, checkpoint),
-                claims_of, what="networks per model")
-            data = {**_models_data(networks), "design": design}
-            sz = dataclasses.replace(sz, seeds=design["n"])
-        else:
-            data = _train_all(sz, seed, jobs, progress, checkpoint)
+        def claims_of(networks, level):
+            return _recall_claims(_models_data(networks), dataclasses.replace(sz, seeds=len(networks)),
+                                  expect, scale, level)
+        fixed = sequential.Plan(sz.seeds, sz.seeds, sz.seeds)
+        networks, design = sequential.run(
+            PLANS.get(exp_id, fixed) if scale == "paper" else fixed,
+            lambda a, b: _train_networks(sz, seed, a, b, jobs, progress, checkpoint),
+            claims_of, what="networks per model")
+        data = {**_models_data(networks), "design": design}
+        sz = dataclasses.replace(sz, seeds=design["n"])
         data.update(experiment=exp_id, scale=scale, seed=seed, sizes=dataclasses.asdict(sz))
     else:
         data = trained.data if isinstance(trained, Result) else trained
