@@ -339,9 +339,9 @@ def first_runs(data, n: int) -> dict:
     -------
     dict
         The same data with ``n`` runs per condition and ``sizes["runs"] = n``; what a runner
-        re-derives from its runs (the verbs' ``reading``) is left out, and so is a sequential
-        design's record (``design``): ``n`` runs looked at once are a fixed design, whose
-        intervals are at 95%.
+        re-derives from its runs (the verbs' ``reading``) is left out, and so is the record of
+        the design of all the runs (``design``, sequential or fixed): ``n`` runs looked at once
+        are a fixed design of ``n``, whose intervals are at 95%.
     """
     data = data.data if isinstance(data, Result) else data
     checks.instance("data", data, dict, "a runner's data (a Result or a record's data)")
@@ -368,7 +368,7 @@ def first_runs(data, n: int) -> dict:
             value = [cut(v) for v in value]  # the reversed verbs' sweep
         out[key] = value
     out["sizes"] = dict(data["sizes"], runs=n)
-    out.pop("design", None)  # n runs looked at once: not the sequential design of all of them
+    out.pop("design", None)  # n runs looked at once: not the design of all of them
     return out
 
 
