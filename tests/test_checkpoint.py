@@ -149,12 +149,12 @@ def test_finished_networks_are_saved_whole_and_not_trained_again(tmp_path, monke
     """Workers of a parallel run (spawned processes) save into the same checkpoint; a run that
     finds every network there trains none, and gives the same data."""
     ck = open_checkpoint(tmp_path / "ck", {"run": 1}, every_seconds=1e9)
-    first = tk._train_all(TINY, 3, 2, False, ck)
+    first = tk._models_data(tk._train_networks(TINY, 3, 0, TINY.seeds, 2, False, ck))
     assert ck.keys() == sorted(f"{m}-{k}" for m in tk.MODELS for k in range(TINY.seeds))
     monkeypatch.setattr(tk, "train_one", lambda *a, **k: pytest.fail("a finished network was trained again"))
-    assert tk._train_all(TINY, 3, 1, False, ck) == first
+    assert tk._models_data(tk._train_networks(TINY, 3, 0, TINY.seeds, 1, False, ck)) == first
     with pytest.raises(ValueError, match=r"RNN-0.npz was made from something else: .*seed 3 \(this run: 4\)"):
-        tk._train_all(TINY, 4, 1, False, ck)
+        tk._models_data(tk._train_networks(TINY, 4, 0, TINY.seeds, 1, False, ck))
 
 
 # ----------------------------------------------------------------------------- a whole run, by SIGINT

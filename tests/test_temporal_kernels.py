@@ -68,8 +68,8 @@ def test_long_delays_runner(monkeypatch):
 
 
 def test_same_seed_same_networks_whatever_the_jobs(tiny):
-    a = tk._train_all(TINY, 3, 1, False)
-    b = tk._train_all(TINY, 3, 2, False)
+    a = tk._models_data(tk._train_networks(TINY, 3, 0, TINY.seeds, 1, False))
+    b = tk._models_data(tk._train_networks(TINY, 3, 0, TINY.seeds, 2, False))
     assert a["models"]["TKRNN+2"]["runs"][1]["loss"] == b["models"]["TKRNN+2"]["runs"][1]["loss"]
     assert a["params"]["LSTM"] == b["params"]["LSTM"]
 

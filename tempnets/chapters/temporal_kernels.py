@@ -517,11 +517,6 @@ def _models_data(networks) -> dict:
     return data
 
 
-def _train_all(sz, seed, jobs, progress, checkpoint=None):
-    """Every (model, network) pair of ``sz.seeds`` networks per model (:func:`_models_data`)."""
-    return _models_data(_train_networks(sz, seed, 0, sz.seeds, jobs, progress, checkpoint))
-
-
 def _need(data, keys, experiment="tk-serial-recall"):
     missing = [k for k in keys if k not in data]
     if missing:
