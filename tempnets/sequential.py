@@ -31,8 +31,9 @@ from dataclasses import dataclass
 
 from . import checks
 from .intervals import LEVEL
+from .scale import get_scale
 
-__all__ = ["ERROR", "Plan", "undecided", "run", "level_of"]
+__all__ = ["ERROR", "Plan", "plan_for", "undecided", "run", "level_of"]
 
 MAX_LOOKS = 1000
 """The most looks a plan may have (each look re-derives every claim)."""
@@ -99,6 +100,18 @@ class Plan:
                 f"looks); every interval at {100 * self.level:.4g}% (Bonferroni: "
                 f"{100 * self.error:g}% over the {self.looks} looks); stops at the first look where "
                 f"every claim it watches is decided (holds or does not hold), or at the cap")
+
+
+def plan_for(scale, n: int, plan: Plan | None = None) -> Plan:
+    """The design an experiment runs at ``scale`` (:func:`tempnets.scale.get_scale`): at paper
+    scale its sequential ``plan``, when it has one; otherwise a fixed design of ``n`` networks,
+    ``Plan(n, n, n)``: one look, its intervals at 95%.  One design path serves both scales."""
+    if plan is not None and not isinstance(plan, Plan):
+        raise TypeError(f"plan must be None or a tempnets.sequential.Plan, got {plan!r}")
+    if plan is not None and get_scale(scale) == "paper":
+        return plan
+    n = checks.count("n", n, 1)
+    return Plan(n, n, n)
 
 
 def undecided(table, watch=None) -> list:

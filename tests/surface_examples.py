@@ -884,6 +884,7 @@ EXAMPLES.update({
     "tempnets.claims_view.forest_plot": _lazy(lambda: Example(_view_table(), budget=2)),
     "tempnets.claims_view.forest_svg": _lazy(lambda: Example(_view_table(), budget=2)),
     "tempnets.sequential.Plan": _a(3, 3, 9),
+    "tempnets.sequential.plan_for": _lazy(lambda: Example("paper", 3, _seq_plan())),
     "tempnets.sequential.undecided": _lazy(lambda: Example(_view_table())),
     "tempnets.sequential.run": _lazy(lambda: Example(_seq_plan(), _seq_train, _seq_claims,
                                                      keep=["train", "claims"])),

@@ -214,3 +214,17 @@ def test_problem3_groups_are_independent_and_the_first_is_as_before():
     assert gsm._train_problem3(7, 2, 2, 200, seed=0, part=0) == before
     other = gsm._train_problem3(7, 2, 2, 200, seed=0, part=1)
     assert other["last_letter_error"] != before["last_letter_error"]
+
+
+def test_plan_for_gives_the_paper_plan_or_a_fixed_design():
+    plan = S.Plan(40, 200, 440)
+    assert S.plan_for("paper", 40, plan) is plan
+    for scale, p in (("book", plan), ("paper", None), ("book", None)):
+        fixed = S.plan_for(scale, 7, p)
+        assert fixed == S.Plan(7, 7, 7) and fixed.looks == 1 and fixed.level == 0.95
+    with pytest.raises(TypeError, match="plan must be None or a tempnets.sequential.Plan"):
+        S.plan_for("paper", 40, (40, 200, 440))
+    with pytest.raises(ValueError, match="n"):
+        S.plan_for("book", 0)
+    with pytest.raises(ValueError, match="scale"):
+        S.plan_for("huge", 3, plan)

@@ -360,12 +360,6 @@ def _runs(what: str, seed: int, sz: "Sizes", start: int, stop: int, jobs, progre
     return [r for chunk in run_pieces(pieces, jobs, progress, checkpoint, what="pieces") for r in chunk]
 
 
-def _plan(experiment: str, scale: str, sz: "Sizes") -> sequential.Plan:
-    """The design of an experiment's runs: at paper scale its sequential :data:`PLANS`, at book
-    scale a fixed ``sz.n_seeds`` (one look, 95%)."""
-    return PLANS[experiment] if scale == "paper" else sequential.Plan(sz.n_seeds, sz.n_seeds, sz.n_seeds)
-
-
 def _collect(results, names) -> dict:
     return {name: {key: [r[name][key] for r in results] for key in results[0][name]}
             for name in names}
@@ -442,7 +436,7 @@ def run_flipflop(scale="book", seed=0, jobs=1, progress=None, trained=None, chec
                     **({"design": design} if design else {})}
 
         res, design = sequential.run(
-            _plan("fw-flipflop", scale, sz),
+            sequential.plan_for(scale, sz.n_seeds, PLANS["fw-flipflop"]),
             lambda a, b: _runs("flipflop", seed, sz, a, b, jobs, progress, checkpoint),
             lambda res, level: _flipflop_claims(data_of(res), level), what="runs")
         data = data_of(res, design)
@@ -636,7 +630,7 @@ def run_parking(scale="book", seed=0, jobs=1, progress=None, trained=None, check
                     **({"design": design} if design else {})}
 
         res, design = sequential.run(
-            _plan("fw-parking", scale, sz), train,
+            sequential.plan_for(scale, sz.n_seeds, PLANS["fw-parking"]), train,
             lambda res, level: _parking_claims(data_of(res), scale, level), what="runs")
         data = data_of(res, design)
     else:
@@ -799,7 +793,7 @@ def run_linear_attention(scale="book", seed=0, jobs=1, progress=None, trained=No
                     "runs": _collect(res, names), **({"design": design} if design else {})}
 
         res, design = sequential.run(
-            _plan("fw-linear-attention", scale, sz),
+            sequential.plan_for(scale, sz.n_seeds, PLANS["fw-linear-attention"]),
             lambda a, b: _runs("additive", seed, sz, a, b, jobs, progress, checkpoint),
             lambda res, level: _linear_attention_claims(data_of(res), scale, level), what="runs")
         data = data_of(res, design)

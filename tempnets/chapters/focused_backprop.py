@@ -447,8 +447,8 @@ def _run_conditions(experiment: str, scale: str, seed: int, sz: "Sizes", conditi
         return {"sizes": dict(asdict(sz), runs=len(results)), **_gather(results),
                 **({"design": design} if design else {})}
 
-    plan = PLANS[experiment] if scale == "paper" else sequential.Plan(sz.runs, sz.runs, sz.runs)
-    results, design = sequential.run(plan, lambda a, b: _pieces(conditions, a, b, checkpoint, made),
+    results, design = sequential.run(sequential.plan_for(scale, sz.runs, PLANS.get(experiment)),
+                                     lambda a, b: _pieces(conditions, a, b, checkpoint, made),
                                      lambda res, level: claims_of(data_of(res), level), what="runs")
     return data_of(results, design)
 

@@ -1216,7 +1216,7 @@ def _problem3_main(scale: str, seed: int, progress, checkpoint=None) -> tuple:
     """``(main, more, design)``: the 15-unit networks on three S's by their design, at book scale
     a fixed 3 networks (30,000 epochs, one look; ``more`` empty), at paper scale
     :data:`PROBLEM3_PLAN` (100,000 epochs): ``main`` its first group, ``more`` the later ones."""
-    plan, cap = (PROBLEM3_PLAN, 100_000) if scale == "paper" else (sequential.Plan(3, 3, 3), 30_000)
+    plan, cap = sequential.plan_for(scale, 3, PROBLEM3_PLAN), choose(30_000, 100_000, scale)
     groups = []
 
     def train(a, b):  # (book scale keeps no piece: its sweep has a cell of the same name)
@@ -1509,8 +1509,8 @@ def run_embedded(scale="book", seed=0, jobs=1, progress=None, trained=None, chec
         return _embedded_claims(_embedded_data(n, networks, params), scale, level)
 
     with numba_threads(jobs):
-        networks, design = sequential.run(EMBEDDED_PLAN if scale == "paper" else sequential.Plan(3, 3, 3),
-                                          train, table, what="networks of each grammar")
+        networks, design = sequential.run(sequential.plan_for(scale, 3, EMBEDDED_PLAN), train, table,
+                                          what="networks of each grammar")
     data = _embedded_data(n, networks, params, design)
     table = _embedded_claims(data, scale, sequential.level_of(data))  # adds mean, hits_by_length_sym, length_labels
     return Result(table, data)

@@ -404,7 +404,7 @@ def run_rates(scale="book", seed=0, jobs=1, progress=None, trained=None, checkpo
 
             # every replication row is about the measuring runs the design adds (the rows on the
             # paper's first 15 have no interval): it waits for them all
-            plan = PLANS["mozer-rates"] if scale == "paper" else sequential.Plan(sz.runs, sz.runs, sz.runs)
+            plan = sequential.plan_for(scale, sz.runs, PLANS["mozer-rates"])
             results, design = sequential.run(plan, lambda a, b: _pieces(conditions, a, b, checkpoint, made),
                                              lambda res, level: _claims(data_of(res), scale, level), what="runs")
         data = data_of(results, design)

@@ -935,45 +935,28 @@ def make_test_sets(seed: int = 0, grammar_name: str = "embedded", scale=None, n_
 
 
 def _run_conditions(exp_id, names, grammar_name, scale, seed, jobs, progress, long=False,
-                    framing="thesis", trained=None, checkpoint=None):
-    """Train every condition of ``names`` (or take them from ``trained``, the data of an
-    earlier run of the same experiment, scale and seed, so its claims can be re-derived
-    without training again), keeping them in ``checkpoint`` (if any) after each test.
-    Returns ``(runs, test-set statistics, sizes, test sets)``."""
+                    trained=None, checkpoint=None, table=None):
+    """Train every condition of ``names`` by the experiment's design (or take them from
+    ``trained``, the data of an earlier run of the same experiment, scale and seed, so its claims
+    can be re-derived without training again): at paper scale its plan in :data:`PLANS`, if
+    any, else one look at all of :data:`SIZES`'s networks (:func:`tempnets.sequential.plan_for`).
+
+    ``table(runs, sizes, tests, level)`` makes the claims table from the runs so far (needed by
+    an experiment with a plan; without one, the claims are made after the runs).  Networks are
+    trained in the groups of the design, each kept in ``checkpoint`` under its own key
+    (``pa-4.2.40-240``) after each test, so an interrupted run continues from its last test.
+    Returns ``(runs, test-set statistics, sizes, test sets, design)``: the runs of every network
+    trained, ``sizes`` with their number, and the record of the design (``None`` when re-derived
+    from data that has none)."""
     data = _check_reuse(trained, exp_id, scale, seed)
-    if data is not None:
-        sz = Sizes(**data["sizes"])
-        tests = make_test_sets(seed, grammar_name, scale, sz.n_test, long, framing)
-        return {n: data["runs"][n] for n in names}, data["test_stats"], sz, tests
-    sz = _sizes(exp_id, scale)
-    tests = make_test_sets(seed, grammar_name, scale, sz.n_test, long, framing)
-    g = _grammar(grammar_name, framing)
-    with numba_threads(jobs):  # side by side: the conditions share their strings, sampled once
-        runs = train_conditions(g, {name: condition_config(name) for name in names}, sz,
-                                seed=seed, tests=tests, progress=progress, checkpoint=checkpoint,
-                                key=exp_id)
-    stats = {name: length_statistics(s) for name, (s, _) in tests.items()}
-    return runs, stats, sz, tests
-
-
-def _run_design(exp_id, names, grammar_name, scale, seed, jobs, progress, table, long=False,
-                trained=None, checkpoint=None):
-    """:func:`_run_conditions` by the experiment's design: at paper scale its plan in
-    :data:`PLANS` (if any), else one look at all of :data:`SIZES`'s networks.
-
-    ``table(runs, sizes, tests, level)`` makes the claims table from the runs so far.  Networks
-    are trained in the groups of the design (:func:`tempnets.sequential.run`), each kept in
-    ``checkpoint`` under its own key (``pa-4.2.40-240``), so an interrupted run continues from
-    its last test.  Returns ``(runs, test-set statistics, sizes, test sets, design)``: the runs
-    of every network trained, ``sizes`` with their number, and the record of the design."""
-    if trained is not None:
-        runs, stats, sz, tests = _run_conditions(exp_id, names, grammar_name, scale, seed, jobs,
-                                                 progress, long, trained=trained)
-        return runs, stats, sz, tests, _check_reuse(trained, exp_id, scale, seed).get("design")
-    sz = _sizes(exp_id, scale)
-    plan = PLANS.get(exp_id) if get_scale(scale) == "paper" else None
-    plan = plan or sequential.Plan(sz.n_networks, sz.n_networks, sz.n_networks)
+    sz = _sizes(exp_id, scale) if data is None else Sizes(**data["sizes"])
     tests = make_test_sets(seed, grammar_name, scale, sz.n_test, long)
+    if data is not None:
+        return ({n: data["runs"][n] for n in names}, data["test_stats"], sz, tests,
+                data.get("design"))
+    plan = sequential.plan_for(scale, sz.n_networks, PLANS.get(exp_id))
+    if table is None and plan.looks > 1:
+        raise ValueError(f"{exp_id}'s sequential design needs its claims (table=) at each look")
     g, configs = _grammar(grammar_name), {name: condition_config(name) for name in names}
 
     def train(a, b):
@@ -983,11 +966,14 @@ def _run_design(exp_id, names, grammar_name, scale, seed, jobs, progress, table,
                                      checkpoint=checkpoint, key=f"{exp_id}.{a}-{b}")
         return [piece] * (b - a)  # one result per network: the group's runs, joined once
 
+    def look(results, level):
+        if table is None:  # one look, claims made by the caller
+            return claims.ClaimsTable(exp_id)
+        return table(_joined(results), dataclasses.replace(sz, n_networks=len(results)), tests, level)
+
     watched = WATCH.get(exp_id, ()) if plan.looks > 1 else ()
-    results, design = sequential.run(
-        plan, train, lambda res, level: table(_joined(res), dataclasses.replace(sz, n_networks=len(res)),
-                                             tests, level),
-        watch=(lambda c: c.statement in watched) if watched else None)
+    results, design = sequential.run(plan, train, look,
+                                     watch=(lambda c: c.statement in watched) if watched else None)
     if watched:
         design["watches"] = list(watched)
     stats = {name: length_statistics(s) for name, (s, _) in tests.items()}
@@ -1003,7 +989,7 @@ def _weights_kept(runs, keep=()) -> dict:
 
 
 def _joined(results) -> dict:
-    """The runs of :func:`_run_design`'s results (each network's entry is its group's runs) as
+    """The runs of :func:`_run_conditions`'s results (each network's entry is its group's runs) as
     :func:`train_conditions` returns them for all those networks: the groups joined in order."""
     groups = [r for i, r in enumerate(results) if i == 0 or r is not results[i - 1]]
     if len(groups) == 1:
@@ -1219,12 +1205,11 @@ def run_fig4_2(scale="book", seed=0, jobs=1, progress=None, trained=None, checkp
     some PA network ends above 50% final.  An untested row is shown as not tested, never
     asserted.
     """
-    indicator = {}
-    runs, stats, sz, tests, design = _run_design(
-        "pa-4.2", ["SRN", "PA"], "embedded", scale, seed, jobs, progress,
-        lambda runs, sz, tests, level: _fig4_2_claims(runs, sz, tests, scale, level, indicator),
-        long=True, trained=trained, checkpoint=checkpoint)
-    t = _fig4_2_claims(runs, sz, tests, scale, sequential.level_of({"design": design}), indicator)
+    runs, stats, sz, tests, design = _run_conditions(
+        "pa-4.2", ["SRN", "PA"], "embedded", scale, seed, jobs, progress, long=True,
+        trained=trained, checkpoint=checkpoint,
+        table=lambda runs, sz, tests, level: _fig4_2_claims(runs, sz, tests, scale, level)[0])
+    t, indicator = _fig4_2_claims(runs, sz, tests, scale, sequential.level_of({"design": design}))
     data = {"experiment": "pa-4.2", "scale": get_scale(scale), "seed": seed,
             "sizes": dataclasses.asdict(sz), "summary": _summary(runs), "test_stats": stats,
             # the PA networks' weights: the indicator row and Figures 4.4-4.9 read them
@@ -1233,9 +1218,9 @@ def run_fig4_2(scale="book", seed=0, jobs=1, progress=None, trained=None, checkp
     return Result(t, data)
 
 
-def _fig4_2_claims(runs, sz, tests, scale, level, indicator) -> claims.ClaimsTable:
-    """The claims of :func:`run_fig4_2` from its ``runs``, intervals at ``level``; ``indicator``
-    (a dict) is filled with which unit of the best PA network carries the indicator."""
+def _fig4_2_claims(runs, sz, tests, scale, level) -> tuple:
+    """``(claims, indicator)`` of :func:`run_fig4_2` from its ``runs``, intervals at ``level``;
+    ``indicator``: which unit of the best PA network carries the indicator."""
     s = _summary(runs)
     srn_f, pa_f = np.array(s["SRN"]["final"]), np.array(s["PA"]["final"])
     srn_e, pa_e = np.array(s["SRN"]["embed"]), np.array(s["PA"]["embed"])
@@ -1309,8 +1294,7 @@ def _fig4_2_claims(runs, sz, tests, scale, level, indicator) -> claims.ClaimsTab
                "strings; a fact of this network, no interval")
     ctx, ind = iu["context"], iu["indicator"]
     sep = float(abs(ctx[ind == "P"].mean() - ctx[ind == "T"].mean()))
-    indicator.update({"network": best, "unit": u, "separation": round(sep, 4)})
-    return t
+    return t, {"network": best, "unit": u, "separation": round(sep, 4)}
 
 
 # ----------------------------------------------------------------------------- Figure 5.2
@@ -1389,10 +1373,9 @@ def run_fig6_2(scale="book", seed=0, jobs=1, progress=None, trained=None, checkp
     is decided and holds: the SRNs, the PA networks, or both learning the short-term part (the
     two embed rows).  An untested row is shown as not tested, never asserted.
     """
-    runs, stats, sz, _, design = _run_design(
-        "pa-6.2", ["SRN", "PA"], "time-varying", scale, seed, jobs, progress,
-        lambda runs, sz, tests, level: _fig6_2_claims(runs, sz, scale, level),
-        trained=trained, checkpoint=checkpoint)
+    runs, stats, sz, _, design = _run_conditions(
+        "pa-6.2", ["SRN", "PA"], "time-varying", scale, seed, jobs, progress, trained=trained,
+        checkpoint=checkpoint, table=lambda runs, sz, tests, level: _fig6_2_claims(runs, sz, scale, level))
     t = _fig6_2_claims(runs, sz, scale, sequential.level_of({"design": design}))
     data = {"experiment": "pa-6.2", "scale": get_scale(scale), "seed": seed,
             "sizes": dataclasses.asdict(sz), "summary": _summary(runs), "test_stats": stats,
@@ -1464,7 +1447,7 @@ def run_fig8_1(scale="book", seed=0, jobs=1, progress=None, trained=None, checkp
     ``pa-8.2-8.3``.
     """
     names = ["BPTT(3,1)", "BPTT(4,1)", "BPTT(5,1)"]
-    runs, stats, sz, _ = _run_conditions("pa-8.1", names, "embedded", scale, seed, jobs, progress,
+    runs, stats, sz, _, _ = _run_conditions("pa-8.1", names, "embedded", scale, seed, jobs, progress,
                                          long=True, trained=trained)
     s = _summary(runs)
     th = THESIS["fig8.1"]
@@ -1578,7 +1561,7 @@ def run_fig8_4(scale="book", seed=0, jobs=1, progress=None, trained=None, baseli
     (:func:`_bptt_baseline`).
     """
     names = ["PA-BPTT(3,1)", "PA-BPTT(4,1)", "PA-BPTT(5,1)"]
-    runs, stats, sz, _ = _run_conditions("pa-8.4", names, "embedded", scale, seed, jobs, progress,
+    runs, stats, sz, _, _ = _run_conditions("pa-8.4", names, "embedded", scale, seed, jobs, progress,
                                          trained=trained, checkpoint=checkpoint)
     base = _check_reuse(baseline, "pa-8.1", scale, seed)
     if base is None:  # what pa-8.1 would give for the two conditions compared, trained alone
@@ -1624,7 +1607,7 @@ def run_fig8_4(scale="book", seed=0, jobs=1, progress=None, trained=None, baseli
 def run_fig8_5(scale="book", seed=0, jobs=1, progress=None, trained=None, checkpoint=None) -> Result:
     """Figure 8.5: BPTT(h,1) with time-varying indicators (chapter 8)."""
     names = ["BPTT(3,1)", "BPTT(4,1)", "BPTT(5,1)"]
-    runs, stats, sz, _ = _run_conditions("pa-8.5", names, "time-varying", scale, seed, jobs,
+    runs, stats, sz, _, _ = _run_conditions("pa-8.5", names, "time-varying", scale, seed, jobs,
                                          progress, trained=trained, checkpoint=checkpoint)
     s = _summary(runs)
     th = THESIS["fig8.5"]

@@ -596,9 +596,8 @@ def _recall(exp_id, table, scale, seed, jobs, progress, trained, checkpoint=None
         def claims_of(networks, level):
             return _recall_claims(_models_data(networks), dataclasses.replace(sz, seeds=len(networks)),
                                   expect, scale, level)
-        fixed = sequential.Plan(sz.seeds, sz.seeds, sz.seeds)
         networks, design = sequential.run(
-            PLANS.get(exp_id, fixed) if scale == "paper" else fixed,
+            sequential.plan_for(scale, sz.seeds, PLANS.get(exp_id)),
             lambda a, b: _train_networks(sz, seed, a, b, jobs, progress, checkpoint),
             claims_of, what="networks per model")
         data = {**_models_data(networks), "design": design}
