@@ -722,3 +722,48 @@ def test_figure_6_2_by_its_design_waits_for_every_row(tiny, monkeypatch):
     monkeypatch.setattr(sequential, "undecided", undecided)
     again = pa.run_fig6_2(scale="paper", seed=0, progress=False, trained=json.loads(json.dumps(r.data)))
     assert json.dumps(again.claims.rows()) == json.dumps(r.claims.rows())
+
+
+def test_figure_8_4_by_its_design_trains_the_networks_it_compares_with(tiny, monkeypatch):
+    """pa-8.4's paper scale trains BPTT(3,1) and BPTT(4,1) (pa-8.1's networks: the same bits as
+    pa-8.1's own run) with the PA networks, and PA-BPTT(5,1), decided at the first look, only in
+    the first group; network k is the same as in a run of all networks at once; the record
+    re-derives without pa-8.1's."""
+    from tempnets import sequential
+    monkeypatch.setattr(pa, "PLANS", {"pa-8.4": sequential.Plan(2, 1, 4)})
+    asked, undecided = [], sequential.undecided
+    monkeypatch.setattr(sequential, "undecided", lambda table, watch=None: asked.append(
+        [c.statement for c in table.claims if c.interval is not None]) or ["never"])
+    r = pa.run_fig8_4(scale="paper", seed=0, progress=False)
+    monkeypatch.setattr(sequential, "undecided", undecided)
+    d = r.data["design"]
+    assert d["sizes"] == [2, 3, 4] and d["level"] == 1 - 0.05 / 3 and len(asked) == 3
+    runs = r.data["runs"]
+    assert runs["PA-BPTT(5,1)"]["networks"] == [0, 1]
+    assert all(runs[n]["networks"] == [0, 1, 2, 3] for n in ("PA-BPTT(3,1)", "PA-BPTT(4,1)", "BPTT(3,1)", "BPTT(4,1)"))
+    assert all("params" not in run for run in runs.values())
+    monkeypatch.setattr(pa, "SIZES", {**TINY, "pa-8.1": {s: pa.Sizes(4, 400, 200, 50) for s in ("book", "paper")},
+                                      "pa-8.4": {s: pa.Sizes(4, 400, 200, 50) for s in ("book", "paper")}})
+    monkeypatch.setattr(pa, "PLANS", {})
+    r81 = pa.run_fig8_1(scale="paper", seed=0, progress=False)
+    whole = pa.run_fig8_4(scale="paper", seed=0, progress=False, baseline=r81)
+    for n in ("BPTT(3,1)", "BPTT(4,1)"):
+        assert runs[n]["scores"]["original"] == r81.data["runs"][n]["scores"]["original"], n
+    for n in ("PA-BPTT(3,1)", "PA-BPTT(4,1)"):
+        assert runs[n]["scores"] == whole.data["runs"][n]["scores"], n
+    first = {k: v[:2] for k, v in whole.data["runs"]["PA-BPTT(5,1)"]["scores"]["original"].items()}
+    assert runs["PA-BPTT(5,1)"]["scores"]["original"] == first
+    # intervals at the plan's level; PA-BPTT(5,1)'s over its 2 networks
+    assert all("98.33% interval" in c.note for c in r.claims.claims if c.interval is not None)
+    assert "PA-BPTT(5,1) 2 networks" in r.claims.claims[0].note
+    # re-derived from its own data, pa-8.1's not read
+    monkeypatch.setattr(pa, "PLANS", {"pa-8.4": sequential.Plan(2, 1, 4)})
+    again = pa.run_fig8_4(scale="paper", seed=0, progress=False, trained=json.loads(json.dumps(r.data)),
+                          baseline={"not": "read"})
+    assert json.dumps(again.claims.rows()) == json.dumps(r.claims.rows())
+
+
+def test_first_only_names_conditions_that_are_trained(tiny):
+    with pytest.raises(ValueError, match="first_only names conditions not trained"):
+        pa._run_conditions("pa-8.4", ["PA-BPTT(3,1)"], "embedded", "book", 0, 1, False,
+                           first_only=("PA-BPTT(5,1)",))

@@ -234,7 +234,18 @@ LONG_TESTS = {"book": {"len>=50": (1000, 50), "len>=300": (100, 300)},
 # 85 is about 0.27 at 240 networks and 0.5 at 440.  Its two rows on the PA networks' final symbol
 # rest on that row (their control): they are tested only if it holds, and the design then waits
 # for them too (it waits for every row of pa-6.2).  About 16 core-seconds per network.
-PLANS = {"pa-4.2": sequential.Plan(40, 200, 440), "pa-6.2": sequential.Plan(40, 200, 440)}
+#
+# pa-8.4's plan, fixed the same way before its networks 20-339 are trained.  Its two rows on
+# Figure 8.1's networks were inconclusive at the thesis's 20: "PA units help at h = 3" 3.8 points
+# (paired t interval [-15.7, 23.4] at 95%; spread of the per-network differences 41.8 points, 6.2
+# from the threshold 10) and "not at h = 4" -6.0 ([-28.1, 16.0]; spread 47.2, 6.0 from 0).  If
+# the effects are those sizes, the chance that the 98.33% interval (three looks) excludes the
+# threshold is about 0.33 and 0.24 at 180 networks, 0.62 and 0.48 at 340.  The BPTT(3,1) and
+# BPTT(4,1) networks compared (those of pa-8.1) are trained with the PA networks; PA-BPTT(5,1),
+# whose two rows hold at 20, only in the first group.  About 37 core-seconds per network past
+# the first 20 (four conditions), so 340 networks are about 105 minutes on 2 cores.
+PLANS = {"pa-4.2": sequential.Plan(40, 200, 440), "pa-6.2": sequential.Plan(40, 200, 440),
+         "pa-8.4": sequential.Plan(20, 160, 340)}
 """Paper scale: the sequential design (:mod:`tempnets.sequential`) of an experiment, whose first
 look is :data:`SIZES`'s paper-scale networks (networks ``k`` are the same whatever else is
 trained).  Every interval of its claims is at the plan's level (97.5% for two looks, 98.33% for
@@ -935,7 +946,7 @@ def make_test_sets(seed: int = 0, grammar_name: str = "embedded", scale=None, n_
 
 
 def _run_conditions(exp_id, names, grammar_name, scale, seed, jobs, progress, long=False,
-                    trained=None, checkpoint=None, table=None):
+                    trained=None, checkpoint=None, table=None, first_only=()):
     """Train every condition of ``names`` by the experiment's design (or take them from
     ``trained``, the data of an earlier run of the same experiment, scale and seed, so its claims
     can be re-derived without training again): at paper scale its plan in :data:`PLANS`, if
@@ -945,6 +956,9 @@ def _run_conditions(exp_id, names, grammar_name, scale, seed, jobs, progress, lo
     an experiment with a plan; without one, the claims are made after the runs).  Networks are
     trained in the groups of the design, each kept in ``checkpoint`` under its own key
     (``pa-4.2.40-240``) after each test, so an interrupted run continues from its last test.
+    ``first_only``: conditions trained in the design's first group only (rows on them decided
+    there), so their runs have fewer networks than the others'.
+
     Returns ``(runs, test-set statistics, sizes, test sets, design)``: the runs of every network
     trained, ``sizes`` with their number, and the record of the design (``None`` when re-derived
     from data that has none)."""
@@ -957,11 +971,16 @@ def _run_conditions(exp_id, names, grammar_name, scale, seed, jobs, progress, lo
     plan = sequential.plan_for(scale, sz.n_networks, PLANS.get(exp_id))
     if table is None and plan.looks > 1:
         raise ValueError(f"{exp_id}'s sequential design needs its claims (table=) at each look")
+    unknown = set(first_only) - set(names)
+    if unknown:
+        raise ValueError(f"first_only names conditions not trained: {sorted(unknown)}; "
+                         f"trained: {list(names)}")
     g, configs = _grammar(grammar_name), {name: condition_config(name) for name in names}
 
     def train(a, b):
+        group = {n: c for n, c in configs.items() if a == 0 or n not in first_only}
         with numba_threads(jobs):  # side by side: the conditions share their strings, sampled once
-            piece = train_conditions(g, configs, dataclasses.replace(sz, n_networks=b), seed=seed,
+            piece = train_conditions(g, group, dataclasses.replace(sz, n_networks=b), seed=seed,
                                      tests=tests, networks=range(a, b), progress=progress,
                                      checkpoint=checkpoint, key=f"{exp_id}.{a}-{b}")
         return [piece] * (b - a)  # one result per network: the group's runs, joined once
@@ -990,7 +1009,8 @@ def _weights_kept(runs, keep=()) -> dict:
 
 def _joined(results) -> dict:
     """The runs of :func:`_run_conditions`'s results (each network's entry is its group's runs) as
-    :func:`train_conditions` returns them for all those networks: the groups joined in order."""
+    :func:`train_conditions` returns them for all those networks: the groups joined in order (a
+    condition trained in the first group only, its runs of that group)."""
     groups = [r for i, r in enumerate(results) if i == 0 or r is not results[i - 1]]
     if len(groups) == 1:
         return groups[0]
@@ -1004,7 +1024,7 @@ def _joined(results) -> dict:
                 "networks": [k for r in runs for k in r["networks"]],
                 "wall_time_s": round(sum(r["wall_time_s"] for r in runs), 2)}
 
-    return {name: join([g[name] for g in groups]) for name in groups[0]}
+    return {name: join([g[name] for g in groups if name in g]) for name in groups[0]}
 
 
 def _final(run, test="original"):
@@ -1172,12 +1192,12 @@ def _unless(why: str, stated):
     return None if why else stated
 
 
-def _smallest_mean(groups) -> tuple:
+def _smallest_mean(groups, level: float = intervals.LEVEL) -> tuple:
     """``(value, interval)`` of the smallest of several means over networks: the interval runs
     from the smallest low end to the smallest high end of their t intervals, so that the
     smallest mean passes a threshold when every condition's interval lies above it and fails
     when one condition's lies below it."""
-    ends = np.array([intervals.mean(g) for g in groups])
+    ends = np.array([intervals.mean(g, level) for g in groups])
     return float(min(np.mean(g) for g in groups)), (float(ends[:, 0].min()), float(ends[:, 1].min()))
 
 
@@ -1424,15 +1444,18 @@ def _fig6_2_claims(runs, sz, scale, level) -> claims.ClaimsTable:
 # ----------------------------------------------------------------------------- Figure 8.1
 
 
-def _bptt_claims(t, s, th, source, pa=False, embed_expected=True, fig=None):
+def _bptt_claims(t, s, th, source, pa=False, embed_expected=True, fig=None, level=intervals.LEVEL):
     pre = "PA-" if pa else ""
     names = [f"{pre}BPTT({h},1)" for h in (3, 4, 5)]
     b3, b4, b5 = (np.array(s[n]["final"]) for n in names)
-    low, interval = _smallest_mean([s[n]["embed"] for n in names])
+    low, interval = _smallest_mean([s[n]["embed"] for n in names], level)
     tm = [thesis_average(fig, n, "final") for n in names]
+    counts = [len(s[n]["final"]) for n in names]
+    each = (f"{counts[0]} networks each" if len(set(counts)) == 1
+            else ", ".join(f"{n} {k}" for n, k in zip(names, counts)) + " networks")
     notes = "; ".join(filter(None, [thesis_average_note(fig, n, "embed") for n in names]
-                                   + [f"95% interval: t per condition, {len(b3)} networks each (the "
-                                      "smallest low and the smallest high end)"]))
+                                   + [f"{intervals.level_name(level)} interval: t per condition, "
+                                      f"{each} (the smallest low and the smallest high end)"]))
     t.add(f"every {pre}BPTT(h,1) learns the embedded part: smallest mean embed >= 95%", source,
           min(thesis_average(fig, n, "embed") for n in names),
           round(low, 1), claims.at_least(95.0), expected=embed_expected, interval=interval, note=notes)
@@ -1550,42 +1573,72 @@ def _bptt_baseline(names, scale, seed, jobs, progress, checkpoint=None, n_networ
             "sizes": dataclasses.asdict(sz), "summary": _summary(runs), "runs": runs}
 
 
+COMPARED_8_4 = ("BPTT(3,1)", "BPTT(4,1)")
+"""The ``pa-8.1`` conditions ``pa-8.4`` compares with (same weight sets, same strings)."""
+
+
 def run_fig8_4(scale="book", seed=0, jobs=1, progress=None, trained=None, baseline=None,
                checkpoint=None) -> Result:
     """Figure 8.4: PA networks trained with BPTT(3,1), (4,1), (5,1) (chapter 8).
 
     The thesis's point is a comparison with Figure 8.1: PA units help when the
-    history is short (h = 3) and not at h = 4.  ``baseline`` is the ``pa-8.1``
-    result of the same scale and seed (same weight sets, same strings); without
-    it, the two ``pa-8.1`` conditions it compares with are trained first
-    (:func:`_bptt_baseline`).
+    history is short (h = 3) and not at h = 4.  With a sequential design (paper scale,
+    :data:`PLANS`) the two ``pa-8.1`` conditions compared (:data:`COMPARED_8_4`) are trained
+    with the PA networks, network by network, and ``baseline`` is not read; PA-BPTT(5,1), whose
+    rows are decided by the first look, is trained in the first group only.  Otherwise
+    ``baseline`` is the ``pa-8.1`` result of the same scale and seed (same weight sets, same
+    strings); without it, the two conditions compared are trained first (:func:`_bptt_baseline`).
     """
     names = ["PA-BPTT(3,1)", "PA-BPTT(4,1)", "PA-BPTT(5,1)"]
+    data = _check_reuse(trained, "pa-8.4", scale, seed)
+    own = (set(COMPARED_8_4) <= set(data["runs"]) if data is not None
+           else get_scale(scale) == "paper" and "pa-8.4" in PLANS)
+    if own:  # the design trains the conditions compared, network by network
+        runs, stats, sz, _, design = _run_conditions(
+            "pa-8.4", names + list(COMPARED_8_4), "embedded", scale, seed, jobs, progress,
+            trained=trained, checkpoint=checkpoint, first_only=("PA-BPTT(5,1)",),
+            table=lambda runs, sz, tests, level: _fig8_4_claims(runs, _summary(runs), sz, scale, level))
+        t = _fig8_4_claims(runs, _summary(runs), sz, scale, sequential.level_of({"design": design}))
+        data = {"experiment": "pa-8.4", "scale": get_scale(scale), "seed": seed,
+                "sizes": dataclasses.asdict(sz), "summary": _summary(runs), "test_stats": stats,
+                "runs": _weights_kept(runs), "design": design}  # scores only
+        return Result(t, data)
     runs, stats, sz, _, _ = _run_conditions("pa-8.4", names, "embedded", scale, seed, jobs, progress,
-                                         trained=trained, checkpoint=checkpoint)
+                                            trained=trained, checkpoint=checkpoint)
     base = _check_reuse(baseline, "pa-8.1", scale, seed)
     if base is None:  # what pa-8.1 would give for the two conditions compared, trained alone
-        base = _bptt_baseline(["BPTT(3,1)", "BPTT(4,1)"], scale, seed, jobs, progress, checkpoint,
+        base = _bptt_baseline(list(COMPARED_8_4), scale, seed, jobs, progress, checkpoint,
                               n_networks=sz.n_networks)
     bsz = Sizes(**base["sizes"])
     # networks 0 .. R-1 are the same whatever R: a pa-8.1 run of more networks is compared by its first R
     if dataclasses.replace(bsz, n_networks=sz.n_networks) != sz or bsz.n_networks < sz.n_networks:
         raise ValueError(f"pa-8.4 and its pa-8.1 baseline must train on the same strings, tested alike, "
                          f"the baseline with at least as many networks; pa-8.4: {sz}, pa-8.1: {bsz}")
+    t = _fig8_4_claims(runs, base["summary"], sz, scale, intervals.LEVEL)
+    data = {"experiment": "pa-8.4", "scale": get_scale(scale), "seed": seed,
+            "sizes": dataclasses.asdict(sz), "summary": _summary(runs), "test_stats": stats, "runs": runs}
+    return Result(t, data)
+
+
+def _fig8_4_claims(runs, base, sz, scale, level) -> claims.ClaimsTable:
+    """The claims of :func:`run_fig8_4` from its ``runs`` and the summary ``base`` of the
+    networks compared with (:data:`COMPARED_8_4`; its first ``sz.n_networks`` are read),
+    intervals at ``level``."""
     s = _summary(runs)
     th = THESIS["fig8.4"]
     t = claims.ClaimsTable(f"Figure 8.4: PA-BPTT(h,1) ({_scale_note(sz)})")
     expect = _expect("pa-8.4", scale)
     b3, b4, b5, tm = _bptt_claims(t, s, th, "Figure 8.4", pa=True, fig="fig8.4",
-                                  embed_expected=expect("embed"))
+                                  embed_expected=expect("embed"), level=level)
     R = len(b3)
-    plain = {h: np.array(base["summary"][f"BPTT({h},1)"]["final"])[:R] for h in (3, 4)}
+    plain = {h: np.array(base[f"BPTT({h},1)"]["final"])[:R] for h in (3, 4)}
     tp = {h: thesis_average("fig8.1", f"BPTT({h},1)", "final") for h in (3, 4)}
     t.add("PA units help when the history is short: PA-BPTT(3,1) mean final exceeds "
           "BPTT(3,1)'s (same weight sets) by >= 10 points", "ch. 8, Figures 8.1, 8.4",
           round(tm[0] - tp[3], 1), round(float(b3.mean() - plain[3].mean()), 1),
-          claims.at_least(10.0), expected=expect("h=3 helps"), do_nothing=0.0, interval=_paired(b3, plain[3]),
-          note=f"PA-BPTT(3,1) {b3.mean():.1f}, BPTT(3,1) {plain[3].mean():.1f}; {_paired_note(R)}")
+          claims.at_least(10.0), expected=expect("h=3 helps"), do_nothing=0.0,
+          interval=_paired(b3, plain[3], level),
+          note=f"PA-BPTT(3,1) {b3.mean():.1f}, BPTT(3,1) {plain[3].mean():.1f}; {_paired_note(R, level=level)}")
     # "no help" is trivially true where neither learns (two networks that learned nothing tie):
     # tested only when one of them decisively learns the final symbol
     why = "" if (_learns_final(b4) or _learns_final(plain[4])) else (
@@ -1594,14 +1647,13 @@ def run_fig8_4(scale="book", seed=0, jobs=1, progress=None, trained=None, baseli
     t.add("but not at h = 4: PA-BPTT(4,1) mean final is not above BPTT(4,1)'s",
           "ch. 8, Figures 8.1, 8.4", round(tm[1] - tp[4], 1),
           round(float(b4.mean() - plain[4].mean()), 1), claims.at_most(0.0),
-          expected=_unless(why, expect("h=4 no help")), interval=_paired(b4, plain[4]), not_tested=why,
-          note=f"PA-BPTT(4,1) {b4.mean():.1f}, BPTT(4,1) {plain[4].mean():.1f}; {_paired_note(R)}")
+          expected=_unless(why, expect("h=4 no help")), interval=_paired(b4, plain[4], level),
+          not_tested=why,
+          note=f"PA-BPTT(4,1) {b4.mean():.1f}, BPTT(4,1) {plain[4].mean():.1f}; {_paired_note(R, level=level)}")
     t.add("PA-BPTT(5,1) learns the dependency in most networks: mean final >= 75%", "Figure 8.4",
           tm[2], round(float(b5.mean()), 1), claims.at_least(75.0), expected=expect("h5 learns"),
-          interval=intervals.mean(b5), note=_t_note(R))
-    data = {"experiment": "pa-8.4", "scale": get_scale(scale), "seed": seed,
-            "sizes": dataclasses.asdict(sz), "summary": s, "test_stats": stats, "runs": runs}
-    return Result(t, data)
+          interval=intervals.mean(b5, level), note=_t_note(len(b5), level))
+    return t
 
 
 def run_fig8_5(scale="book", seed=0, jobs=1, progress=None, trained=None, checkpoint=None) -> Result:
