@@ -484,3 +484,29 @@ def test_a_paper_scale_run_resumes_from_its_checkpoint(monkeypatch, tmp_path):
     assert again.data == first.data
     with pytest.raises(TypeError, match="checkpoint must be"):
         fb.run_reproduce("paper", 0, progress=False, checkpoint=str(tmp_path))
+
+
+def test_the_large_verbs_run_by_its_plan_rederives_and_keeps_network_k(monkeypatch):
+    """mozer-large-verbs at paper scale (a tiny plan): runs are added by the design, every
+    interval is at its level, the record re-derives, and network k is the book scale's."""
+    from tempnets import sequential
+
+    small = SMALL["mozer-large-verbs"]
+    monkeypatch.setitem(fb.SIZES, "mozer-large-verbs", {s: fb.Sizes(2, small.epochs) for s in ("book", "paper")})
+    monkeypatch.setitem(fb.PLANS, "mozer-large-verbs", sequential.Plan(2, 1, 3))
+    looked = []
+    monkeypatch.setattr(sequential, "undecided", lambda table, watch=None: looked.append(len(table.claims)) or ["never"])
+    r = fb.run_large_verbs("paper", 0, progress=False)
+    monkeypatch.undo()
+    d = r.data["design"]
+    assert d["sizes"] == [2, 3] and d["level"] == 0.975 and len(looked) == 2 and r.data["sizes"]["runs"] == 3
+    assert all(len(r.data[a]["final"]) == 3 for a in ("focused", "full"))
+    intervalled = [c for c in r.claims.claims if c.interval is not None]
+    assert intervalled and all(c.design.level == 0.975 for c in intervalled)
+    assert all("97.5% interval" in c.note for c in intervalled if "interval" in c.note)
+    assert repr(fb.run_large_verbs("paper", 0, trained=r.data).claims.rows()) == repr(r.claims.rows())
+    monkeypatch.setitem(fb.SIZES, "mozer-large-verbs", {s: fb.Sizes(2, small.epochs) for s in ("book", "paper")})
+    book = fb.run_large_verbs("book", 0, progress=False).data
+    for a in ("focused", "full"):
+        assert r.data[a]["final"][:2] == book[a]["final"] and r.data[a]["params"]["W_in"][:2] == book[a]["params"]["W_in"]
+
