@@ -169,7 +169,9 @@ first 15 are the paper's design (the rows that use it: :data:`PAPER_DESIGN`) and
 #   against the bound 50%, on its threshold.  If the true share is as uncertain as those 20 say
 #   (a Beta(11, 11)), 380 networks (190 runs of each) decide it at 97.5% with probability about
 #   0.6; no affordable n does much better, since the share may sit at 50%.  At about 18 core-
-#   seconds per run (two networks) the cap is about 30 minutes on two cores.
+#   seconds per run (two networks) the cap is about 30 minutes on two cores.  (That estimate came
+#   from the 10-run record's 177 s, mostly compilation: the 380 networks took about 10 minutes of
+#   two cores.  The record stopped at its cap, 181 of 380, 47.6% [42.0, 53.4]: on its threshold.)
 PLANS = {"mozer-reproduce": sequential.Plan(120, 1200, 1320),
          "mozer-reversed": sequential.Plan(60, 360, 420),
          "mozer-large-verbs": sequential.Plan(10, 180, 190)}
