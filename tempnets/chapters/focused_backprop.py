@@ -125,13 +125,14 @@ SIZES = {
     # trained.  That record left two rows undecided, so at paper scale the runs now come from the
     # sequential design of PLANS (its first look is these 120 runs); ``runs`` is its first look.
     "mozer-reproduce": {"book": Sizes(15, 5000, 15000), "paper": Sizes(120, 5000, 15000)},
-    # The paper's one network of each kind showed ring and bring; 10 of each share it at 50%,
-    # undecided: the sequential design of PLANS adds runs from there.
+    # The paper shows one network's "typical responses" to ring and bring (Figure 9); 10 runs of
+    # each kind got both right in 10 of 20 networks, undecided: the sequential design of PLANS
+    # adds runs from there (10 is its first look).
     "mozer-large-verbs": {"book": Sizes(4, 1500), "paper": Sizes(10, 5000)},
 }
 """Runs and epochs of each experiment.  At paper scale DEAR trains 150 networks (the paper: 50),
 the regular verbs 60 (the paper: 15), and the reversed verbs, sequence reproduction and the
-large verb set start from 60 per condition, 120 (the paper: 15) and 10 (the paper: 1) and add
+large verb set start from 60 per condition, 120 (the paper: 15) and 10 (the paper shows one) and add
 networks by the sequential designs of :data:`PLANS`: with the paper's numbers, the intervals of DEAR's median epochs, of the reversed
 verbs' ratio of medians and full-network mean, of the share of runs with an "unvoiced" unit and
 of the shares that learn sequence reproduction straddled their thresholds (issue 32: enough
