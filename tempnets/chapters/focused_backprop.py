@@ -132,10 +132,11 @@ SIZES = {
 }
 """Runs and epochs of each experiment.  At paper scale DEAR trains 150 networks (the paper: 50),
 the regular verbs 60 (the paper: 15), and the reversed verbs, sequence reproduction and the
-large verb set start from 60 per condition, 120 (the paper: 15) and 10 (the paper shows one) and add
-networks by the sequential designs of :data:`PLANS`: with the paper's numbers, the intervals of DEAR's median epochs, of the reversed
-verbs' ratio of medians and full-network mean, of the share of runs with an "unvoiced" unit and
-of the shares that learn sequence reproduction straddled their thresholds (issue 32: enough
+large verb set start from 60 per condition, 120 (the paper: 15) and 10 (the paper shows one)
+and add networks by the sequential designs of :data:`PLANS`: with the paper's numbers, the
+intervals of DEAR's median epochs, of the reversed verbs' ratio of medians and full-network
+mean, of the share of runs with an "unvoiced" unit and of the shares that learn sequence
+reproduction straddled their thresholds (issue 32: enough
 networks that each claim can decide).  150 decide DEAR's median.  Network ``k`` draws from a
 stream that does not depend on how many are trained (:func:`tempnets.focused.init_many`), so the
 first 15 are the paper's design (the rows that use it: :data:`PAPER_DESIGN`) and the networks

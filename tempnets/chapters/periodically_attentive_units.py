@@ -1603,8 +1603,8 @@ def run_fig8_4(scale="book", seed=0, jobs=1, progress=None, trained=None, baseli
         runs, stats, sz, _, design = _run_conditions(
             "pa-8.4", names + list(COMPARED_8_4), "embedded", scale, seed, jobs, progress,
             trained=trained, checkpoint=checkpoint, first_only=("PA-BPTT(5,1)",),
-            table=lambda runs, sz, tests, level: _fig8_4_claims(runs, _summary(runs), sz, scale, level))
-        base, level, runs = _summary(runs), sequential.level_of({"design": design}), _weights_kept(runs)
+            table=lambda runs, sz, tests, level: _fig8_4_claims(runs, sz, scale, level))
+        base, level, runs = None, sequential.level_of({"design": design}), _weights_kept(runs)
     else:
         runs, stats, sz, _, design = _run_conditions("pa-8.4", names, "embedded", scale, seed, jobs,
                                                      progress, trained=trained, checkpoint=checkpoint)
@@ -1618,18 +1618,19 @@ def run_fig8_4(scale="book", seed=0, jobs=1, progress=None, trained=None, baseli
             raise ValueError(f"pa-8.4 and its pa-8.1 baseline must train on the same strings, tested alike, "
                              f"the baseline with at least as many networks; pa-8.4: {sz}, pa-8.1: {bsz}")
         base, level, design = b["summary"], intervals.LEVEL, None
-    t = _fig8_4_claims(runs, base, sz, scale, level)
+    t = _fig8_4_claims(runs, sz, scale, level, base)
     data = {"experiment": "pa-8.4", "scale": get_scale(scale), "seed": seed,
             "sizes": dataclasses.asdict(sz), "summary": _summary(runs), "test_stats": stats,
             "runs": runs, **({"design": design} if design else {})}  # a design's: scores only
     return Result(t, data)
 
 
-def _fig8_4_claims(runs, base, sz, scale, level) -> claims.ClaimsTable:
-    """The claims of :func:`run_fig8_4` from its ``runs`` and the summary ``base`` of the
-    networks compared with (:data:`COMPARED_8_4`; its first ``sz.n_networks`` are read),
-    intervals at ``level``."""
+def _fig8_4_claims(runs, sz, scale, level, base=None) -> claims.ClaimsTable:
+    """The claims of :func:`run_fig8_4` from its ``runs``, intervals at ``level``: compared with
+    the networks of :data:`COMPARED_8_4` in the summary ``base`` (its first ``sz.n_networks``),
+    or in ``runs`` themselves when ``base`` is None (a sequential design trains them alongside)."""
     s = _summary(runs)
+    base = s if base is None else base
     th = THESIS["fig8.4"]
     t = claims.ClaimsTable(f"Figure 8.4: PA-BPTT(h,1) ({_scale_note(sz)})")
     expect = _expect("pa-8.4", scale)
