@@ -86,7 +86,7 @@ EXPECT = {
     "reproduce-delay4-difference": {"book": None, "paper": True},
     "reproduce-delay4-full-above-zeros": {"book": False, "paper": None},
     "large-learns": {"focused": {"book": True, "paper": True}, "full": {"book": None, "paper": True}},
-    "large-ring": {"book": None, "paper": None},
+    "large-ring": {"focused": {"book": None, "paper": False}, "full": {"book": None, "paper": True}},
 }
 """What the chapter states per scale for the claims whose interval (95%; at paper scale, the
 level of the experiment's sequential design, :data:`PLANS`) may straddle their threshold
@@ -174,6 +174,11 @@ first 15 are the paper's design (the rows that use it: :data:`PAPER_DESIGN`) and
 #   seconds per run (two networks) the cap is about 30 minutes on two cores.  (That estimate came
 #   from the 10-run record's 177 s, mostly compilation: the 380 networks took about 10 minutes of
 #   two cores.  The record stopped at its cap, 181 of 380, 47.6% [42.0, 53.4]: on its threshold.)
+#   That share pooled the two kinds of network, which the 380 showed differ widely: 25 of 190
+#   focused networks, 156 of 190 full ones.  A pooled share measures our one-to-one mix of them,
+#   not a typical network of either kind, so the row became one per kind (2026-11-28, after the
+#   record was seen; the same networks, re-derived): focused 13.2% [8.6, 19.6] does not hold,
+#   full 82.1% [75.1, 87.5] holds.  The record's design still names the pooled row it watched.
 PLANS = {"mozer-reproduce": sequential.Plan(120, 1200, 1320),
          "mozer-reversed": sequential.Plan(60, 360, 420),
          "mozer-large-verbs": sequential.Plan(10, 180, 190)}
@@ -1121,11 +1126,12 @@ def _large_verbs_claims(data, scale: str, level: float) -> claims.ClaimsTable:
               expected=None if why else True, not_tested=why)
     held_seqs = V.verb_task([tuple(h) for h in data["held_out"]], 13)
     corpus_seqs = V.verb_task([tuple(c) for c in data["corpus"]], 13)
-    irregular, ring = [], []
+    irregular, answers = [], {}
     words = [c[0] for c in data["corpus"]]
     i_ring, i_bring = words.index("ring"), words.index("bring")
-    for d in (foc, full):
+    for a, d in (("focused", foc), ("full", full)):
         p = params_from_data(d["params"])
+        answers[a] = []
         for k in range(p.W_in.shape[0]):
             y, _ = F.forward(p.network(k), held_seqs)
             pred = y[held_seqs.offsets[1:] - 1].argmax(1)
@@ -1135,18 +1141,27 @@ def _large_verbs_claims(data, scale: str, level: float) -> claims.ClaimsTable:
                 irregular.append(float(np.mean(pred[wrong] >= 3)))
             y, _ = F.forward(p.network(k), corpus_seqs)
             last = y[corpus_seqs.offsets[1:] - 1].argmax(1)
-            ring.append(bool(last[i_ring] == 9 and last[i_bring] == 7))
+            answers[a].append((int(last[i_ring]), int(last[i_bring])))
     t.add("most generalisation errors take a regular verb for an irregular one (% of errors, mean)",
           "text", None, round(100 * float(np.mean(irregular)), 1) if irregular else float("nan"),
           claims.at_least(50.0), interval=intervals.mean(100 * np.array(irregular), level) if irregular else None,
           note=f"{intervals.level_name(level)} interval: t, over the {len(irregular)} networks that made errors")
     book = data.get("scale", "book") == "book"
-    t.add("ring (category 10) and bring (category 8) are both classified right (% of networks)", "Figure 9",
-          None, round(100 * float(np.mean(ring)), 1), claims.at_least(50.0), expected=EXPECT["large-ring"][scale],
-          interval=intervals.percent(sum(ring), len(ring), level),
-          note="bring is among the last verbs learned; often taken for category 12, like swing"
-          + (" (book scale stops early)" if book else "")
-          + "; " + intervals.share_note(sum(ring), len(ring), "networks", level))
+    # One row per network: the two kinds differ widely (at paper scale 13% of focused networks,
+    # 82% of full ones), so a share pooled over both would measure our one-to-one mix of them,
+    # not what a typical network of either kind does (Figure 9 shows "the network").
+    for a in ("focused", "full"):
+        ring, bring = (np.array(x) for x in zip(*answers[a]))
+        both = int(np.sum((ring == 9) & (bring == 7)))
+        wrong = bring[bring != 7] + 1
+        usual = (f"; bring, when wrong, most often taken for category {np.bincount(wrong).argmax()}"
+                 if wrong.size else "")
+        t.add(f"{a}: ring (category 10) and bring (category 8) are both classified right (% of "
+              f"networks)", "Figure 9", None, round(100 * both / ring.size, 1), claims.at_least(50.0),
+              expected=EXPECT["large-ring"][a][scale], interval=intervals.percent(both, ring.size, level),
+              note=f"ring right in {int(np.sum(ring == 9))} of {ring.size}, bring in "
+                   f"{int(np.sum(bring == 7))}{usual}" + (" (book scale stops early)" if book else "")
+                   + "; " + intervals.share_note(both, ring.size, "networks", level))
     return t
 
 
