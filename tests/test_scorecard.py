@@ -103,6 +103,18 @@ def test_every_inconclusive_paper_scale_row_says_why(card):
         card.why_inconclusive("huge")
 
 
+def test_at_most_5_percent_of_paper_scale_replication_rows_are_inconclusive(card):
+    """Issue 32's bar: at paper scale at most 5% of the replication rows are inconclusive (each
+    says why, above), and none is undecidable by design."""
+    counts = card.counts("paper", "replication")
+    total = {cat: sum(c[cat] for c in counts.values()) for cat in ("inconclusive", "undecidable by design")}
+    rows = sum(sum(c.values()) for c in counts.values())
+    assert total["undecidable by design"] == 0
+    assert total["inconclusive"] <= 0.05 * rows, (
+        f"{total['inconclusive']} of {rows} paper-scale replication rows are inconclusive (over 5%): "
+        + card.why_inconclusive("paper"))
+
+
 def test_the_readings_screen_is_counted_apart(card):
     screen = card.tables["paper"]["tk-readings"]
     assert screen.claims and {c.kind for c in screen.claims} == {"screen"}
