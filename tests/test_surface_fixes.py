@@ -1,7 +1,7 @@
 """The argument checks the public-surface test (issue 31) made us add, one case each.
 
 ``tests/test_public_surface.py`` finds these by brute force in a subprocess; here each fix
-has a fast, exact test (and the mutation audit, ``benchmarks/mutation_audit.py``, sees it).
+has a fast, exact test (and the mutation audit, ``tests/mutation_audit.py``, sees it).
 """
 
 import numpy as np

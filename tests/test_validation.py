@@ -403,7 +403,7 @@ def test_item10_no_cache_locator_falls_back_with_one_warning_line(tmp_path):
 
 
 # ----------------------------------------------------------------------------- every check speaks
-# The audit by mutation (benchmarks/mutation_audit.py) takes each argument check of the modules
+# The audit by mutation (tests/mutation_audit.py) takes each argument check of the modules
 # of issue 21 out in turn and runs the tests in which that check raised.  These are the checks
 # no test made raise: one bad input each, and the message it must give (a test that accepted
 # any ValueError would pass on a later, unrelated error).

@@ -35,12 +35,12 @@ refused.
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/mutation_audit.py                 # every module, ~8 min
-    .venv/bin/python benchmarks/mutation_audit.py streams optim   # some modules
-    .venv/bin/python benchmarks/mutation_audit.py --list          # the statements, no runs
-    .venv/bin/python benchmarks/mutation_audit.py --rev HEAD --with tests/test_validation.py
+    .venv/bin/python tests/mutation_audit.py                 # every module, ~8 min
+    .venv/bin/python tests/mutation_audit.py streams optim   # some modules
+    .venv/bin/python tests/mutation_audit.py --list          # the statements, no runs
+    .venv/bin/python tests/mutation_audit.py --rev HEAD --with tests/test_validation.py
                        # the committed code, with the tests you are writing
-    .venv/bin/python benchmarks/mutation_audit.py --json out.json # every result, as JSON
+    .venv/bin/python tests/mutation_audit.py --json out.json # every result, as JSON
 
 It prints each mutant not killed (``file:line  function  statement``), then the counts and
 the time taken; the exit status is 1 when a mutant is not killed.  A first run compiles
