@@ -90,7 +90,12 @@ Kernels (private; the public training functions are in :mod:`tempnets.training`)
   that every inner loop runs along a contiguous row and vectorises, with
   :func:`_logistic` (no libm call) for the logistic and the momentum update
   fused into one pass per row.  Most of its time goes to storing every weight
-  and its velocity at every step.
+  and its velocity at every step.  Its backward steps are functions of their
+  own: :func:`_online_output_update`, :func:`_online_window_deltas` (eq. 1) and
+  :func:`_online_hidden_update` (eq. 2), inlined into it by numba
+  (``inline="always"``: called as functions, the kernel ran about twice as slow;
+  the same bits either way).  Its forward pass stays in the loop, where a helper
+  cost some 10% in our measurements.
 * :func:`_train_many`, :func:`_train_many_online` -- ``prange`` over ``R``
   independent networks; network ``r`` only touches row ``r`` of every array,
   so results do not depend on ``R`` or on the number of threads.
@@ -325,6 +330,126 @@ def _train_many(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
 
 # ----------------------------------------------------------------------------- h' = 1
 
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def _online_output_update(Wy, Vy, H, dy, acc, slot, lr, mom, no, P):
+    """The output weights' momentum update (O'Connell's eq. 2 at the outputs), and in the same
+    pass ``acc`` = ``Wy.T @ dy`` with the weights before it: the error reaching the hidden units."""
+    # Vy = mom Vy + lr dy [h, 1].T ; Wy += Vy
+    for j in range(P):
+        acc[j] = 0.0
+    for o in range(no):
+        dyo = dy[o]
+        c = lr * dyo
+        for j in range(P):
+            w = Wy[o, j]
+            acc[j] += w * dyo
+            v = mom * Vy[o, j] + c * H[slot, j]
+            Vy[o, j] = v
+            Wy[o, j] = w + v
+
+
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def _online_window_deltas(Wh, H, A, D, G, win, rows, touched, acc, slot, n_hid, lr, nh, B, P):
+    """The hidden deltas of the window's ``n_hid`` steps, newest first (O'Connell's eq. 1, the
+    PA delta rule: a held unit passes its delta on, :math:`\\gamma = 1`), the weight-change
+    factors ``G[k] = lr a(s-k) D[k]`` and ``touched``: the units attentive somewhere in the
+    window."""
+    w = slot
+    for k in range(n_hid):
+        win[k] = w
+        w = w - 1 if w > 0 else B - 1
+    # D[0] = h(1-h) acc
+    for j in range(P):
+        D[0, j] = H[slot, j] * (1.0 - H[slot, j]) * acc[j]
+    # D[k] = h(1-h) (W_hh.T @ (a D[k-1])) + (1 - a) D[k-1], h of s-k, a of s-k+1
+    # (W_hh.T @ v = sum_i v_i Wh[i, :P], rows of attentive units)
+    for k in range(1, n_hid):
+        sn = win[k - 1]
+        sk = win[k]
+        # (the attentive rows in order, two per pass over acc: per element
+        # the same sum, half the loads and stores of acc)
+        na = 0
+        for i in range(nh):
+            if A[sn, i] != 0.0:
+                rows[na] = i
+                na += 1
+        for j in range(P):
+            acc[j] = 0.0
+        for t in range(0, na - 1, 2):
+            i1 = rows[t]
+            i2 = rows[t + 1]
+            d1 = D[k - 1, i1]
+            d2 = D[k - 1, i2]
+            for j in range(P):
+                acc[j] = (acc[j] + Wh[i1, j] * d1) + Wh[i2, j] * d2
+        if na % 2 == 1:
+            i1 = rows[na - 1]
+            d1 = D[k - 1, i1]
+            for j in range(P):
+                acc[j] += Wh[i1, j] * d1
+        for j in range(P):  # (gamma = 1: a held unit passes its delta on)
+            dn = D[k - 1, j]
+            held = dn if A[sn, j] == 0.0 else 0.0
+            D[k, j] = H[sk, j] * (1.0 - H[sk, j]) * acc[j] + held
+    # G[k] = lr a(s-k) D[k]; touched = max_k a(s-k)
+    for j in range(P):
+        touched[j] = 0.0
+    for k in range(n_hid):
+        sk = win[k]
+        for i in range(nh):
+            g = lr * D[k, i]
+            ai = A[sk, i]
+            G[k, i] = g if ai != 0.0 else 0.0
+            touched[i] = ai if ai > touched[i] else touched[i]
+
+
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def _online_hidden_update(Wh, Vh, Z, G, win, terms, touched, n_hid, mom, nh, S):
+    """The hidden weights' momentum update over the window (O'Connell's eq. 2:
+    :math:`\\Delta w_{ij} = \\eta \\sum_s a_i(s) \\delta_i(s) x_j(s)`), row by row."""
+    # rows of units attentive somewhere in the window:
+    # Vh[i] = mom Vh[i] + sum_k G[k, i] z(s-k) ; Wh[i] += Vh[i], newest step
+    # first, the steps with G[k, i] == 0 left out but the oldest, momentum
+    # (m) with the first.  Two steps per pass over the row, Wh with the last
+    # pass: per element the same operations in the same order (1.0 v == v),
+    # half the loads and stores of Vh.
+    for i in range(nh):
+        if touched[i] == 0.0:
+            continue
+        nt = 0
+        for k in range(n_hid - 1):
+            if G[k, i] != 0.0:
+                terms[nt] = k
+                nt += 1
+        terms[nt] = n_hid - 1
+        nt += 1
+        m = mom
+        t = 0
+        while nt - t > 2:
+            g1 = G[terms[t], i]
+            s1 = win[terms[t]]
+            g2 = G[terms[t + 1], i]
+            s2 = win[terms[t + 1]]
+            for j in range(S):
+                Vh[i, j] = (m * Vh[i, j] + g1 * Z[s1, j]) + g2 * Z[s2, j]
+            m = 1.0
+            t += 2
+        g2 = G[n_hid - 1, i]
+        s2 = win[n_hid - 1]
+        if nt - t == 2:
+            g1 = G[terms[t], i]
+            s1 = win[terms[t]]
+            for j in range(S):
+                v = (m * Vh[i, j] + g1 * Z[s1, j]) + g2 * Z[s2, j]
+                Vh[i, j] = v
+                Wh[i, j] += v
+        else:
+            for j in range(S):
+                v = m * Vh[i, j] + g2 * Z[s2, j]
+                Vh[i, j] = v
+                Wh[i, j] += v
+
+
 @numba.njit(cache=True, error_model="numpy")
 def _train_one_online(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
                       flat, offsets, order, h, lr, mom, reset, xent, period, phase, c0,
@@ -453,109 +578,12 @@ def _train_one_online(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
             if n_valid < B:
                 n_valid += 1
             n_hid = min(h - 1, n_valid)
-            # ---- backward into the hidden layer: acc = Wy.T @ dy, before Wy changes,
-            # in the pass over Wy of the output weights' update:
-            # Vy = mom Vy + lr dy [h, 1].T ; Wy += Vy
-            for j in range(P):
-                acc[j] = 0.0
-            for o in range(no):
-                dyo = dy[o]
-                c = lr * dyo
-                for j in range(P):
-                    w = Wy[o, j]
-                    acc[j] += w * dyo
-                    v = mom * Vy[o, j] + c * H[slot, j]
-                    Vy[o, j] = v
-                    Wy[o, j] = w + v
+            # ---- backward: the output weights, and the error reaching the hidden layer
+            _online_output_update(Wy, Vy, H, dy, acc, slot, lr, mom, no, P)
             if n_hid > 0:
-                w = slot
-                for k in range(n_hid):
-                    win[k] = w
-                    w = w - 1 if w > 0 else B - 1
-                # ---- hidden deltas of the window, newest first; D[0] = h(1-h) acc
-                for j in range(P):
-                    D[0, j] = H[slot, j] * (1.0 - H[slot, j]) * acc[j]
-                # D[k] = h(1-h) (W_hh.T @ (a D[k-1])) + (1 - a) D[k-1], h of s-k, a of s-k+1
-                # (W_hh.T @ v = sum_i v_i Wh[i, :P], rows of attentive units)
-                for k in range(1, n_hid):
-                    sn = win[k - 1]
-                    sk = win[k]
-                    # (the attentive rows in order, two per pass over acc: per element
-                    # the same sum, half the loads and stores of acc)
-                    na = 0
-                    for i in range(nh):
-                        if A[sn, i] != 0.0:
-                            rows[na] = i
-                            na += 1
-                    for j in range(P):
-                        acc[j] = 0.0
-                    for t in range(0, na - 1, 2):
-                        i1 = rows[t]
-                        i2 = rows[t + 1]
-                        d1 = D[k - 1, i1]
-                        d2 = D[k - 1, i2]
-                        for j in range(P):
-                            acc[j] = (acc[j] + Wh[i1, j] * d1) + Wh[i2, j] * d2
-                    if na % 2 == 1:
-                        i1 = rows[na - 1]
-                        d1 = D[k - 1, i1]
-                        for j in range(P):
-                            acc[j] += Wh[i1, j] * d1
-                    for j in range(P):  # (gamma = 1: a held unit passes its delta on)
-                        dn = D[k - 1, j]
-                        held = dn if A[sn, j] == 0.0 else 0.0
-                        D[k, j] = H[sk, j] * (1.0 - H[sk, j]) * acc[j] + held
-                # G[k] = lr a(s-k) D[k]; touched = max_k a(s-k)
-                for j in range(P):
-                    touched[j] = 0.0
-                for k in range(n_hid):
-                    sk = win[k]
-                    for i in range(nh):
-                        g = lr * D[k, i]
-                        ai = A[sk, i]
-                        G[k, i] = g if ai != 0.0 else 0.0
-                        touched[i] = ai if ai > touched[i] else touched[i]
-                # ---- hidden weights, rows of units attentive somewhere in the window:
-                # Vh[i] = mom Vh[i] + sum_k G[k, i] z(s-k) ; Wh[i] += Vh[i], newest step
-                # first, the steps with G[k, i] == 0 left out but the oldest, momentum
-                # (m) with the first.  Two steps per pass over the row, Wh with the last
-                # pass: per element the same operations in the same order (1.0 v == v),
-                # half the loads and stores of Vh.
-                for i in range(nh):
-                    if touched[i] == 0.0:
-                        continue
-                    nt = 0
-                    for k in range(n_hid - 1):
-                        if G[k, i] != 0.0:
-                            terms[nt] = k
-                            nt += 1
-                    terms[nt] = n_hid - 1
-                    nt += 1
-                    m = mom
-                    t = 0
-                    while nt - t > 2:
-                        g1 = G[terms[t], i]
-                        s1 = win[terms[t]]
-                        g2 = G[terms[t + 1], i]
-                        s2 = win[terms[t + 1]]
-                        for j in range(S):
-                            Vh[i, j] = (m * Vh[i, j] + g1 * Z[s1, j]) + g2 * Z[s2, j]
-                        m = 1.0
-                        t += 2
-                    g2 = G[n_hid - 1, i]
-                    s2 = win[n_hid - 1]
-                    if nt - t == 2:
-                        g1 = G[terms[t], i]
-                        s1 = win[terms[t]]
-                        for j in range(S):
-                            v = (m * Vh[i, j] + g1 * Z[s1, j]) + g2 * Z[s2, j]
-                            Vh[i, j] = v
-                            Wh[i, j] += v
-                    else:
-                        for j in range(S):
-                            v = m * Vh[i, j] + g2 * Z[s2, j]
-                            Vh[i, j] = v
-                            Wh[i, j] += v
+                _online_window_deltas(Wh, H, A, D, G, win, rows, touched, acc, slot, n_hid, lr, nh,
+                                      B, P)
+                _online_hidden_update(Wh, Vh, Z, G, win, terms, touched, n_hid, mom, nh, S)
             s += 1
             slot = slot + 1 if slot + 1 < B else 0
         if diverged:
