@@ -94,8 +94,9 @@ Kernels (private; the public training functions are in :mod:`tempnets.training`)
   own: :func:`_online_output_update`, :func:`_online_window_deltas` (eq. 1) and
   :func:`_online_hidden_update` (eq. 2), inlined into it by numba
   (``inline="always"``: called as functions, the kernel ran about twice as slow;
-  the same bits either way).  Its forward pass stays in the loop, where a helper
-  cost some 10% in our measurements.
+  the same bits either way).  Never compiled alone, they keep no cache of their
+  own.  Its forward pass stays in the loop, where a helper cost some 10% in our
+  measurements.
 * :func:`_train_many`, :func:`_train_many_online` -- ``prange`` over ``R``
   independent networks; network ``r`` only touches row ``r`` of every array,
   so results do not depend on ``R`` or on the number of threads.
@@ -330,7 +331,7 @@ def _train_many(W_ih, W_hh, b_h, W_ho, b_o, V_ih, V_hh, V_bh, V_ho, V_bo,
 
 # ----------------------------------------------------------------------------- h' = 1
 
-@numba.njit(cache=True, error_model="numpy", inline="always")
+@numba.njit(error_model="numpy", inline="always")
 def _online_output_update(Wy, Vy, H, dy, acc, slot, lr, mom, no, P):
     """The output weights' momentum update (O'Connell's eq. 2 at the outputs), and in the same
     pass ``acc`` = ``Wy.T @ dy`` with the weights before it: the error reaching the hidden units."""
@@ -348,7 +349,7 @@ def _online_output_update(Wy, Vy, H, dy, acc, slot, lr, mom, no, P):
             Wy[o, j] = w + v
 
 
-@numba.njit(cache=True, error_model="numpy", inline="always")
+@numba.njit(error_model="numpy", inline="always")
 def _online_window_deltas(Wh, H, A, D, G, win, rows, touched, acc, slot, n_hid, lr, nh, B, P):
     """The hidden deltas of the window's ``n_hid`` steps, newest first (O'Connell's eq. 1, the
     PA delta rule: a held unit passes its delta on, :math:`\\gamma = 1`), the weight-change
@@ -403,7 +404,7 @@ def _online_window_deltas(Wh, H, A, D, G, win, rows, touched, acc, slot, n_hid, 
             touched[i] = ai if ai > touched[i] else touched[i]
 
 
-@numba.njit(cache=True, error_model="numpy", inline="always")
+@numba.njit(error_model="numpy", inline="always")
 def _online_hidden_update(Wh, Vh, Z, G, win, terms, touched, n_hid, mom, nh, S):
     """The hidden weights' momentum update over the window (O'Connell's eq. 2:
     :math:`\\Delta w_{ij} = \\eta \\sum_s a_i(s) \\delta_i(s) x_j(s)`), row by row."""

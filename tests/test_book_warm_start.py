@@ -18,8 +18,6 @@ CALLED_FROM_KERNELS_ONLY = {
     "portable._dot4", "portable._reduced_exp", "portable_math._negligible_to_zero_f32",
     "portable_math._same", "portable_math._exp_nonpositive_f32", "portable_math._log_scaled",
     "rnn_baselines._flat",
-    # inline="always": the steps of bptt._train_one_online, inlined into it by numba
-    "bptt._online_output_update", "bptt._online_window_deltas", "bptt._online_hidden_update",
 }
 
 
