@@ -1141,7 +1141,7 @@ def _large_verbs_claims(data, scale: str, level: float) -> claims.ClaimsTable:
                 irregular.append(float(np.mean(pred[wrong] >= 3)))
             y, _ = F.forward(p.network(k), corpus_seqs)
             last = y[corpus_seqs.offsets[1:] - 1].argmax(1)
-            answers[a].append((int(last[i_ring]), int(last[i_bring])))
+            answers[a].append(last[[i_ring, i_bring]])
     t.add("most generalisation errors take a regular verb for an irregular one (% of errors, mean)",
           "text", None, round(100 * float(np.mean(irregular)), 1) if irregular else float("nan"),
           claims.at_least(50.0), interval=intervals.mean(100 * np.array(irregular), level) if irregular else None,
@@ -1149,16 +1149,19 @@ def _large_verbs_claims(data, scale: str, level: float) -> claims.ClaimsTable:
     book = data.get("scale", "book") == "book"
     # One row per network: the two kinds differ widely (at paper scale 13% of focused networks,
     # 82% of full ones), so a share pooled over both would measure our one-to-one mix of them,
-    # not what a typical network of either kind does (Figure 9 shows "the network").
+    # not what a typical network of either kind does (Figure 9 shows "the network").  A network
+    # that learned nothing gets neither verb right, so each row rests on its "learns" row too.
     for a in ("focused", "full"):
-        ring, bring = (np.array(x) for x in zip(*answers[a]))
+        ring, bring = np.array(answers[a]).T
         both = int(np.sum((ring == 9) & (bring == 7)))
         wrong = bring[bring != 7] + 1
         usual = (f"; bring, when wrong, most often taken for category {np.bincount(wrong).argmax()}"
                  if wrong.size else "")
+        why = claims.control_gate(learns[a])
         t.add(f"{a}: ring (category 10) and bring (category 8) are both classified right (% of "
               f"networks)", "Figure 9", None, round(100 * both / ring.size, 1), claims.at_least(50.0),
-              expected=EXPECT["large-ring"][a][scale], interval=intervals.percent(both, ring.size, level),
+              expected=None if why else EXPECT["large-ring"][a][scale], not_tested=why,
+              interval=intervals.percent(both, ring.size, level),
               note=f"ring right in {int(np.sum(ring == 9))} of {ring.size}, bring in "
                    f"{int(np.sum(bring == 7))}{usual}" + (" (book scale stops early)" if book else "")
                    + "; " + intervals.share_note(both, ring.size, "networks", level))
