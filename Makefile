@@ -29,20 +29,20 @@ test-long: $(STAMP)
 
 # jupyter-cache keys a chapter on its code cells only: refresh-cache empties the cache
 # when the library, the records in book/paper_scale/ or the installed packages changed
-# (tempnets.bookconfig.book_fingerprint), so the book never shows what older code computed.
+# (tempnets.book.bookconfig.book_fingerprint), so the book never shows what older code computed.
 # --all: Sphinx re-reads every page (an unchanged chapter comes from the cache), since its
 # own saved state would keep an unchanged notebook's old page without asking the cache.
 book: $(STAMP)
-	$(RUN) $(BIN)/python -m tempnets.bookconfig refresh-cache .
+	$(RUN) $(BIN)/python -m tempnets.book.bookconfig refresh-cache .
 	$(RUN) $(BIN)/jupyter-book build . --all -n -W --keep-going
-	$(BIN)/python -m tempnets.bookconfig check-figures book _build/html
-	$(BIN)/python -m tempnets.bookconfig check-outputs _build/jupyter_execute
+	$(BIN)/python -m tempnets.book.bookconfig check-figures book _build/html
+	$(BIN)/python -m tempnets.book.bookconfig check-outputs _build/jupyter_execute
 	@echo "Open _build/html/index.html"
 
 # The fingerprint refresh-cache compares, in make book's environment (the Pages workflow keys
 # its saved cache on it).
 book-fingerprint: $(STAMP)
-	@$(RUN) $(BIN)/python -m tempnets.bookconfig fingerprint .
+	@$(RUN) $(BIN)/python -m tempnets.book.bookconfig fingerprint .
 
 # Student edition: built from student notebooks (no solutions; coding exercises
 # scaffolded, their solution lines replaced by a placeholder), which each page offers
@@ -51,8 +51,8 @@ book-fingerprint: $(STAMP)
 # nothing is executed again; only the HTML is kept.
 student-book: book
 	rm -rf _build/student _build/student-work _build/student-src
-	$(BIN)/python -m tempnets.bookconfig student _config.yml _build/student-config.yml
-	$(BIN)/python -m tempnets.bookconfig student-sources . _build/student-src _build/jupyter_execute
+	$(BIN)/python -m tempnets.book.bookconfig student _config.yml _build/student-config.yml
+	$(BIN)/python -m tempnets.book.bookconfig student-sources . _build/student-src _build/jupyter_execute
 	$(RUN) $(BIN)/jupyter-book build _build/student-src --config _build/student-config.yml --path-output _build/student-work -n -W --keep-going
 	mv _build/student-work/_build/html _build/student
 	rm -rf _build/student-work _build/student-src _build/student-config.yml
@@ -61,7 +61,7 @@ student-book: book
 # Otter-grader assignments from the chapters' coding exercises (book/for_instructors.md):
 # _build/assignments/<chapter>/ (student notebook, solved notebook, autograder zip).
 assignments: $(STAMP)
-	$(BIN)/python -m tempnets.assignments build _build/assignments
+	$(BIN)/python -m tempnets.book.assignments build _build/assignments
 
 # Every chapter's assignment graded for real (solved, untouched, one wrong answer); make test grades one.
 test-assignments: $(STAMP)

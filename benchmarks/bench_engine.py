@@ -1,4 +1,4 @@
-"""Speed of the SRN training engine (tempnets.bptt / tempnets.training).
+"""Speed of the SRN training engine (tempnets.models.bptt / tempnets.training.srn_trainers).
 
 Run as a script: ``python benchmarks/bench_engine.py [--strings N] [--repeat K]``.
 
@@ -25,9 +25,9 @@ import sys
 import numba
 import numpy as np
 
-from tempnets.grammars import embedded_reber
-from tempnets.srn import pa_attention
-from tempnets.training import TrainConfig, sample_strings, train_online
+from tempnets.tasks.grammars import embedded_reber
+from tempnets.models.srn import pa_attention
+from tempnets.training.srn_trainers import TrainConfig, sample_strings, train_online
 import machine
 from timing import best_time
 

@@ -1,4 +1,4 @@
-"""Speed of on-line fast-weight training (tempnets.fast_weights), Schmidhuber's flip-flop network.
+"""Speed of on-line fast-weight training (tempnets.models.fast_weights), Schmidhuber's flip-flop network.
 
 Run as a script: ``python benchmarks/bench_fast_weights.py [--steps N] [--repeat K]``.
 
@@ -17,7 +17,9 @@ import argparse
 
 import numpy as np
 
-from tempnets import fast_weights as fw, streams
+from tempnets.models import fast_weights as fw
+
+from tempnets.tasks import streams
 from timing import best_time
 
 

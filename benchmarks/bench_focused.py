@@ -1,4 +1,4 @@
-"""Speed of focused back-propagation (tempnets.focused) on Mozer's large-verb network.
+"""Speed of focused back-propagation (tempnets.models.focused) on Mozer's large-verb network.
 
 Run as a script: ``python benchmarks/bench_focused.py [--epochs N] [--repeat K]``.
 
@@ -6,7 +6,7 @@ The network is the paper's largest: 8 inputs (a two-phoneme buffer), 25 focused
 context units, 13 outputs (613 weights), trained by batch epochs over the 136
 verbs with Mozer's adaptive learning rates.  In one run it times
 
-* the compiled trainer (:func:`tempnets.focused.train`, one network, one thread),
+* the compiled trainer (:func:`tempnets.models.focused.train`, one network, one thread),
 * a naive numpy loop of the same rule (traces updated per step with numpy
   operations, the same adaptive update per epoch),
 
@@ -24,9 +24,9 @@ import argparse
 import numba
 import numpy as np
 
-from tempnets import focused as F
-from tempnets import focused_training as T
-from tempnets import verbs as V
+from tempnets.models import focused as F
+from tempnets.training import focused_training as T
+from tempnets.tasks import verbs as V
 from timing import best_time
 
 

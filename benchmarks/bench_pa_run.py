@@ -7,8 +7,8 @@ It runs ``pa-4.2`` (SRN vs PA network, O'Connell Figures 4.2-4.3) as ``reproduce
 ones of chapter 5) and its 7 tests, but ``N`` training strings per network instead of 2.4
 million, and times in that one run:
 
-* training: the compiled training kernels (:class:`tempnets.training._Engine`);
-* sampling: the rest of :func:`tempnets.training.train_online` (drawing the strings);
+* training: the compiled training kernels (:class:`tempnets.training.srn_trainers._Engine`);
+* sampling: the rest of :func:`tempnets.training.srn_trainers.train_online` (drawing the strings);
 * test scoring: the forward passes and the embed/final measures of every test;
 * bookkeeping: everything else (test sets, initial weights, claims, the best network's units).
 
@@ -26,11 +26,11 @@ import time
 import numba
 import numpy as np
 
-from tempnets import training
+from tempnets.training import srn_trainers as training
 from tempnets.chapters import periodically_attentive_units as pa
-from tempnets.grammars import embedded_reber
-from tempnets.srn import pa_attention
-from tempnets.training import sample_strings
+from tempnets.tasks.grammars import embedded_reber
+from tempnets.models.srn import pa_attention
+from tempnets.training.srn_trainers import sample_strings
 
 from bench_engine import floor_us, naive_numpy
 from timing import best_time

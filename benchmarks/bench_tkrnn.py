@@ -1,31 +1,31 @@
-"""Speed of the TKRNN's forward + backward pass (tempnets.tkrnn).
+"""Speed of the TKRNN's forward + backward pass (tempnets.models.tkrnn).
 
 Run as a script: ``python benchmarks/bench_tkrnn.py [--repeat K]``.
 
 One training step's work (forward, loss, O(T) backward, all gradients) on a batch
 of 64 serial-recall sequences of the 35-bit task (delay 50: 65 steps) with 100
 hidden units, by the library (compiled kernels vectorised over the batch, no BLAS:
-the same bits on every CPU, see :mod:`tempnets.portable_math`) and, in the same
+the same bits on every CPU, see :mod:`tempnets._numerics.portable_math`) and, in the same
 run, by a naive numpy loop that processes one sequence at a time with vector
 operations (the same algorithm, unbatched, with BLAS).  Prints the cost per
 sequence-step of both and their ratio, then the TKRNN's cost against the RNN
 and the TKRNN^{+2} of the same size (the paper: "as efficient as the standard
 RNN"; TKRNN^{+n} "n times slower").  Times are the best of ``--repeat`` runs
 (the machine may be shared).  Everything runs with one BLAS thread, as training does
-(:func:`tempnets.optim.one_blas_thread`); run with ``NUMBA_NUM_THREADS=1`` too.
+(:func:`tempnets.training.optim.one_blas_thread`); run with ``NUMBA_NUM_THREADS=1`` too.
 
 Then the same for the four models of the chapter at its book size (``SIZES["book"]``:
 32 hidden units, batch 32, delay 10), where the chapter's three minutes go.
 
 Then the cost of one whole training update (forward, backward, clipping, Adam: what
-:func:`tempnets.optim.train` does) of the TKRNN, of the parameter-matched LSTM and of the
+:func:`tempnets.training.optim.train` does) of the TKRNN, of the parameter-matched LSTM and of the
 RNN of the same size at the paper's size, in float64 and float32 (products by fused
-multiply-adds in float32, see :mod:`tempnets.portable_math`), on padded batches (delays
+multiply-adds in float32, see :mod:`tempnets._numerics.portable_math`), on padded batches (delays
 mixed in a batch, as ``sequences.make_batch`` draws them) and on bucketed ones (one delay
 per batch, no padded steps: ``sequences.make_bucketed_batch``), with its arithmetic rate, GFLOP/s counted as
 6 floating-point operations per weight per sequence-step (2 forward, 4 backward), and
 "computed": the same count without the output layer's operations at unscored steps,
-which the models skip (exactly: :func:`tempnets.tkrnn.tkrnn_loss_and_grad`); beside
+which the models skip (exactly: :func:`tempnets.models.tkrnn.tkrnn_loss_and_grad`); beside
 them, in the same run, the rate of a large float32 matrix product on one thread: this
 machine's practical peak, measured in a fresh process with the BLAS kernel the CPU would pick
 on its own (variables such as ``OPENBLAS_CORETYPE`` removed; see ``machine.py``), and the
@@ -39,7 +39,11 @@ import resource
 
 import numpy as np
 
-from tempnets import optim, rnn_baselines, sequences, tkrnn
+from tempnets.training import optim
+
+from tempnets.models import rnn_baselines, tkrnn
+
+from tempnets.tasks import sequences
 import machine
 from timing import best_time
 

@@ -7,9 +7,9 @@ is not one of ``make bench``'s ``bench_*`` scripts).
 One whole training update — forward, loss, backward, clipping to norm 1, Adam — of the
 TKRNN (100 hidden units) and of the parameter-matched LSTM of ``tk-serial-recall``, at
 the paper's size (batch 64, 32 letters, 7 per string, delay 50: 65 steps, no padding), in
-float64 and float32, one thread each: ours (:func:`tempnets.optim.train`) and PyTorch's
+float64 and float32, one thread each: ours (:func:`tempnets.training.optim.train`) and PyTorch's
 (``torch.nn.LSTM`` + a linear read-out of ``[h_t, x_t]``, the same model as
-:func:`tempnets.rnn_baselines.lstm_loss_and_grad`; and the TKRNN written as a plain
+:func:`tempnets.models.rnn_baselines.lstm_loss_and_grad`; and the TKRNN written as a plain
 autograd loop of eqs. 6-9, since PyTorch has no TKRNN).  Times are the best of
 ``--repeat`` runs of ``--updates`` updates each.  Each side of each comparison is timed in a
 fresh process of its own: whatever one side leaves behind in the process (the allocator's
@@ -24,7 +24,11 @@ import sys
 
 import numpy as np
 
-from tempnets import optim, rnn_baselines, sequences, tkrnn
+from tempnets.training import optim
+
+from tempnets.models import rnn_baselines, tkrnn
+
+from tempnets.tasks import sequences
 
 
 def _best(fn, repeat):

@@ -1,38 +1,29 @@
 """tempnets: the library behind *Learning Temporal Patterns with Recurrent Networks*.
 
-One module per idea (see the README's layout paragraph):
+Layers, from the bottom up (see the README's layout paragraph).  A module imports its own
+layer and those below it, never one above (``tests/test_layers.py``); each layer's
+``__init__`` lists its modules, each public through its own ``__all__``:
 
 ==================  ==========================================================
-``random``          the one way randomness enters: :func:`as_generator`
-``checks``          argument checks shared by the library (clear errors)
-``gradcheck``       central-difference gradient checks used by tests and chapters
-``claims``          paper-vs-ours claims tables that fail loudly
-``claims_view``     a claims table as a reader sees it: forest plot, badges, footnotes
-``sequential``      networks added in groups until every claim is decided (or a cap)
-``scale``           ``book`` / ``paper`` experiment sizes (``TEMPNETS_SCALE``)
-``progress``        progress bars for long runs (never called by model code)
-``experiments``     the registry behind ``python -m tempnets``
-``grammars``        finite-state grammars (Reber, embedded Reber, ...)
-``srn``             the simple recurrent network and its forward pass
-``bptt``            learning rules: SRN rule, BPTT(h, h'), periodically attentive units
-``training``        compiled online and epoch training of many networks at once
-``metrics``         acceptance, Luce ratios, embed/final, generalisation counts
-``analysis``        cluster analysis of hidden states, average conditional probabilities
-``plots``           the papers' figures, drawn by code (never called by training)
-``focused``         Mozer's focused network: α/β/γ traces, the full net's BPTT
-``focused_training`` batch training with Mozer's adaptive learning rates
-``verbs``           verb past-tense data: phoneme features, Table 2, a CMUdict verb set
-``streams``         endless event streams: the flip-flop, the car owner's day
-``fast_weights``    Schmidhuber's slow net / fast net, p-variables, linear attention
-``rtrl``            a fully recurrent net trained on-line by RTRL (the baseline)
-``tkrnn``           temporal-kernel RNNs (TKRNN^{+n}): forward, O(T) backward
-``rnn_baselines``   the standard RNN and the LSTM on the TKRNN's batch layout
-``optim``           Adam with gradient-norm clipping; minibatch training
-``sequences``       the serial-recall task (string, delay, cue, recall)
-``recall_diagnostics`` what a serial-recall network remembers: item vs order, positions, decays
+``_numerics``       private: portable arithmetic, compiled kernels' helpers,
+                    randomness (``as_generator``), argument checks
+``models``          the networks and learning rules: ``srn``, ``bptt``, ``focused``,
+                    ``fast_weights``, ``rtrl``, ``tkrnn``, ``rnn_baselines``, ``gradcheck``
+``tasks``           what is learned and how it is scored: ``grammars``, ``verbs``,
+                    ``streams``, ``sequences``, ``metrics``, ``analysis``,
+                    ``recall_diagnostics``
+``training``        ``srn_trainers``, ``focused_training``, ``optim``, ``checkpoint``,
+                    ``progress``
+``book``            the book's machinery: ``claims``, ``claims_view``, ``intervals``,
+                    ``sequential``, ``scale``, ``experiments``, ``cluster``,
+                    ``scorecard``, ``selfcheck``, ``assignments``, ``plots``,
+                    ``explorer``, ``bookconfig``
 ``chapters``        one module per chapter (``chapters.graded_state_machines``, ...):
                     its runners, the paper's numbers, its claims
 ==================  ==========================================================
+
+The flat paths of before (``tempnets.srn``, ``tempnets.training``...) still load, as the
+same modules (:mod:`tempnets._layers`).
 
 Conventions used throughout
 ---------------------------
@@ -47,7 +38,7 @@ Conventions used throughout
 * Weight matrices map *from* columns *to* rows: ``W[i, j]`` is the weight from
   unit ``j`` to unit ``i`` (the papers' :math:`w_{ij}`).
 * All randomness comes from an explicit ``rng`` argument (``Generator``, int
-  seed or ``None``), normalised by :func:`tempnets.random.as_generator`.
+  seed or ``None``), normalised by :func:`tempnets._numerics.random.as_generator`.
 """
 
 from importlib.metadata import PackageNotFoundError, version as _version
@@ -56,5 +47,9 @@ try:
     __version__ = _version("tempnets")
 except PackageNotFoundError:  # running from a source tree that was not installed
     __version__ = "0+unknown"
+
+from ._layers import install_moved_finder
+
+install_moved_finder()
 
 __all__ = ["__version__"]

@@ -5,11 +5,11 @@ training, the record is written (atomically) before anything is printed, and
 printing falls back to ASCII on a terminal that cannot show ``≤``.  User
 mistakes and Ctrl-C end with one line on stderr and exit code 2 (130 for
 Ctrl-C), never a traceback.  An experiment that keeps a checkpoint
-(:func:`tempnets.experiments.resumable`) keeps it beside ``--out`` (``ID_SCALE_seedN.checkpoint/``)
+(:func:`tempnets.book.experiments.resumable`) keeps it beside ``--out`` (``ID_SCALE_seedN.checkpoint/``)
 while it runs, so that ``reproduce ... --resume`` continues it after an interrupt; its files
 are removed once the record is written.  ``--cluster ADDRESS`` runs the independent pieces
 of a run (a ``robustness`` record's seeds; the networks of the experiments that declare
-them) on a Dask cluster (:mod:`tempnets.cluster`), to the same record as ``--jobs 1``.
+them) on a Dask cluster (:mod:`tempnets.book.cluster`), to the same record as ``--jobs 1``.
 
 Files are sacred: every command that writes says first what it will write where, and
 never overwrites or removes what it did not write (``--out`` may replace only a record of
@@ -24,8 +24,9 @@ import decimal
 import os
 import sys
 
-from . import __version__, experiments
-from .scale import SCALES, get_scale
+from . import __version__
+from .book import experiments
+from .book.scale import SCALES, get_scale
 
 _ASCII = str.maketrans({"≤": "<=", "≥": ">=", "−": "-", "–": "-", "—": "-", "×": "x", "→": "->",
                         "…": "...", "≈": "~", "±": "+/-", "§": "sec. ", "ρ": "rho", "′": "'",
@@ -173,8 +174,8 @@ class _UserError(Exception):
 
 
 def _reproduce(args) -> int:
-    from .checkpoint import CheckpointError
-    from .training import DivergenceError
+    from .training.checkpoint import CheckpointError
+    from .training.srn_trainers import DivergenceError
 
     try:
         experiments.get(args.id)
@@ -238,7 +239,7 @@ def _check_cluster(args) -> None:
     """Refuse ``--cluster`` with a bad address, or together with ``--jobs``."""
     if args.cluster is None:
         return
-    from .cluster import check_address
+    from .book.cluster import check_address
 
     check_address(args.cluster)
     if args.jobs != 1:
@@ -253,7 +254,7 @@ def _executor(args):
 
     if args.cluster is None:
         return contextlib.nullcontext(args.jobs)
-    from .cluster import ClusterError, connect
+    from .book.cluster import ClusterError, connect
 
     @contextlib.contextmanager
     def on_cluster():
@@ -271,7 +272,7 @@ def _beside(out: str, suffix: str) -> str:
 
 
 def _robustness(args) -> int:
-    from .training import DivergenceError
+    from .training.srn_trainers import DivergenceError
 
     try:
         experiments.get(args.id)
@@ -317,7 +318,7 @@ def _robustness(args) -> int:
 def _robustness_checkpoint(args, out: str, scale: str) -> str | None:
     """Where a ``robustness --cluster`` run saves its seeds (checked; ``None`` without
     ``--cluster``, which keeps no checkpoint)."""
-    from .checkpoint import check_checkpoint
+    from .training.checkpoint import check_checkpoint
 
     _check_cluster(args)
     if args.cluster is None:

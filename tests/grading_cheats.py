@@ -42,7 +42,7 @@ import sys as _sys
 def _fake(*args, **kwargs):
     print('✓ correct')
 for _m in list(_sys.modules.values()):
-    if getattr(_m, '__name__', '').startswith(('tempnets.chapters', 'tempnets.selfcheck')):
+    if getattr(_m, '__name__', '').startswith(('tempnets.chapters', 'tempnets.book.selfcheck')):
         for _n in dir(_m):
             if _n.startswith('check_'):
                 setattr(_m, _n, _fake)
@@ -140,10 +140,10 @@ def submission(solved: dict, chapter: str, cheat: str, questions: dict) -> dict:
 
 
 def grade_cli(zip_: str, notebook: Path, out: Path, timeout: float) -> dict | str:
-    """Grade with ``python -m tempnets.assignments grade`` in its own process group: the scores,
+    """Grade with ``python -m tempnets.book.assignments grade`` in its own process group: the scores,
     or what went wrong (``"hung"`` after ``timeout`` seconds, or the command's last error line)."""
     out.mkdir(parents=True, exist_ok=True)
-    cmd = [sys.executable, "-m", "tempnets.assignments", "grade", zip_, str(notebook), str(out)]
+    cmd = [sys.executable, "-m", "tempnets.book.assignments", "grade", zip_, str(notebook), str(out)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     try:
@@ -154,14 +154,14 @@ def grade_cli(zip_: str, notebook: Path, out: Path, timeout: float) -> dict | st
         return "hung"
     if not (out / "results.json").exists():
         return "error: " + (err.strip().splitlines() or ["?"])[-1][:80]
-    from tempnets.assignments import scores
+    from tempnets.book.assignments import scores
 
     return scores(out / "results.json")
 
 
 def table(chapters, out: Path, timeout: float = 180.0, cheats=None) -> list[str]:
     """Rows ``chapter | submission | target question | total`` for every cheat and the solved notebook."""
-    from tempnets import assignments as A
+    from tempnets.book import assignments as A
 
     rows = []
     for chapter in chapters:
@@ -205,7 +205,7 @@ def answer_cell(chapter: str) -> str:
 
 def imports(chapter: str) -> str:
     """The top-level import statements of the chapter's code cells, as Python."""
-    from tempnets.assignments import _code
+    from tempnets.book.assignments import _code
 
     nb = json.loads((ROOT / "book" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
     return "\n".join(ast.unparse(s) for c in nb["cells"] if c["cell_type"] == "code"
@@ -256,7 +256,7 @@ def _direct(chapter: str, cheat: str) -> dict:
     """:func:`grade_directly`'s kernel stand-in."""
     import ast as _ast
 
-    from tempnets.assignments import _grade_elsewhere, _imports, exercises, self_check_of
+    from tempnets.book.assignments import _grade_elsewhere, _imports, exercises, self_check_of
 
     nb = json.loads((ROOT / "book" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
     (ex,) = [e for e in exercises(nb, chapter) if e.name == TARGET[chapter][0]]

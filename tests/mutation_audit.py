@@ -4,7 +4,7 @@ A developer tool (not part of ``make test``).  In each module of ``TEST_FILES`` 
 issue 21, the CLI and those issue 31 added) it finds every argument-validation statement,
 
 - a ``raise <Name>Error(...)`` under an ``if``/``elif``/``else``: mutated to a no-op;
-- a call of a :mod:`tempnets.checks` helper (``count``, ``real``, ``array``): mutated to its
+- a call of a :mod:`tempnets._numerics.checks` helper (``count``, ``real``, ``array``): mutated to its
   value argument (``U = checks.array("U", U, shape)`` becomes ``U = U``),
 
 and takes them out one at a time, running the tests that could notice: those of
@@ -136,14 +136,14 @@ class Mutant:
 # ----------------------------------------------------------------------------- finding statements
 
 def _helper_names(tree: ast.Module) -> tuple[set, set]:
-    """Names bound to the ``tempnets.checks`` helpers, and names bound to the module itself."""
+    """Names bound to the ``tempnets._numerics.checks`` helpers, and names bound to the module itself."""
     helpers, modules = set(), set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
             mod = node.module or ""
             if mod.split(".")[-1] == "checks":
                 helpers |= {a.asname or a.name for a in node.names if a.name in CHECK_HELPERS}
-            elif mod in ("", "tempnets"):
+            elif mod in ("", "tempnets") or mod.split(".")[-1] == "_numerics":
                 modules |= {a.asname or a.name for a in node.names if a.name == "checks"}
     return helpers, modules
 
@@ -173,8 +173,17 @@ def _where(node) -> tuple:
     return node.lineno, node.col_offset, node.end_lineno, node.end_col_offset
 
 
+def module_path(module: str) -> str:
+    """``tempnets/models/srn.py`` of ``srn`` (the names above are the modules' flat names of
+    before the layers, issue 37; :data:`tempnets._layers.MOVED` says where each went)."""
+    from tempnets._layers import MOVED
+
+    dotted = "tempnets." + module.replace("/", ".")
+    return MOVED.get(dotted, dotted).replace(".", "/") + ".py"
+
+
 def find_mutants(module: str, root: Path, first_id: int = 0) -> list[Mutant]:
-    rel = f"tempnets/{module}.py"
+    rel = module_path(module)
     source = (root / rel).read_text()
     lines = source.split("\n")
     helpers, check_modules = _helper_names(tree := ast.parse(source))

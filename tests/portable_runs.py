@@ -16,12 +16,12 @@ import sys
 import numpy as np
 
 import reference_srn as ref
-from tempnets import fast_weights as fw
-from tempnets import focused as F
-from tempnets import focused_training as FT
-from tempnets import rtrl
-from tempnets.srn import pa_attention, srn_forward
-from tempnets.training import TrainConfig, sample_strings, train_online
+from tempnets.models import fast_weights as fw
+from tempnets.models import focused as F
+from tempnets.training import focused_training as FT
+from tempnets.models import rtrl
+from tempnets.models.srn import pa_attention, srn_forward
+from tempnets.training.srn_trainers import TrainConfig, sample_strings, train_online
 
 
 def digest(*arrays) -> str:
@@ -84,12 +84,13 @@ def fast_weight_family():
 
 
 def serial_recall_family(updates=200, paper_updates=2):
-    """Short :func:`tempnets.optim.train` runs (Adam, clipping) of the TKRNN^{+2}, RNN and LSTM
+    """Short :func:`tempnets.training.optim.train` runs (Adam, clipping) of the TKRNN^{+2}, RNN and LSTM
     of the temporal-kernels chapter at book-scale sizes, in float64 and float32, and of the
     TKRNN and LSTM at the paper's sizes (longer rows and sums: every path of the product
     kernel's register blocks is taken): digests of the final weights and of every update's
     loss and gradient norm."""
-    from tempnets import optim, sequences
+    from tempnets.training import optim
+    from tempnets.tasks import sequences
     from tempnets.chapters import temporal_kernels as tk
 
     out = {}

@@ -1,4 +1,4 @@
-"""Slow, readable references for tempnets.focused: the equations as printed, in numpy.
+"""Slow, readable references for tempnets.models.focused: the equations as printed, in numpy.
 
 ``unrolled_bptt`` unfolds the network in time (Figure 2b): it keeps the whole activity
 history and sends the error back step by step.  ``readable_traces`` is the trace
@@ -7,7 +7,7 @@ method of the appendix, one equation per line.  The compiled kernels must equal 
 
 import numpy as np
 
-from tempnets.focused import FocusedParams
+from tempnets.models.focused import FocusedParams
 
 
 def sigma(u):

@@ -3,12 +3,12 @@ connects to the present with its own weight ``W λ^{k-1}`` (the unrolled, all-la
 
 Forward and backward are both written over explicit lags (O(T^2)), without the
 kernel recursion, so they are an independent derivation of what
-``tempnets.tkrnn`` computes in O(T).
+``tempnets.models.tkrnn`` computes in O(T).
 """
 
 import numpy as np
 
-from tempnets import tkrnn
+from tempnets.models import tkrnn
 
 
 def unrolled_forward(params, x):
@@ -72,8 +72,8 @@ def unrolled_grad(params, x, target, mask):
 
 
 # ----------------------------------------------------------------------------- numpy references
-# The vectorised numpy implementation that the compiled kernels of tempnets.tkrnn and
-# tempnets.rnn_baselines replaced (issue 20): the same formulas, with BLAS products and
+# The vectorised numpy implementation that the compiled kernels of tempnets.models.tkrnn and
+# tempnets.models.rnn_baselines replaced (issue 20): the same formulas, with BLAS products and
 # numpy's exp/tanh, so within rounding (not bit for bit) of the kernels.
 
 def numpy_softmax_xent(logits, target, mask):
@@ -120,7 +120,7 @@ def numpy_tkrnn_loss_and_grad(params, x, target, mask):
 
 
 def numpy_rnn_loss_and_grad(params, x, target, mask, lstm=False):
-    """The RNN of eqs. 1-2 (``lstm=False``) or the LSTM of tempnets.rnn_baselines, with BPTT."""
+    """The RNN of eqs. 1-2 (``lstm=False``) or the LSTM of tempnets.models.rnn_baselines, with BPTT."""
     W_h, b_h, W_z, b_z = (np.asarray(params[k], float) for k in ("W_h", "b_h", "W_z", "b_z"))
     T, B, I = x.shape
     H = W_h.shape[1] - I

@@ -69,14 +69,14 @@ def tmp() -> str:
 
 @functools.cache
 def srn_params():
-    from tempnets import srn
+    from tempnets.models import srn
 
     return srn.init_params(7, 3, 7, rng=0)
 
 
 @functools.cache
 def reber():
-    from tempnets import grammars
+    from tempnets.tasks import grammars
 
     return grammars.reber()
 
@@ -88,14 +88,14 @@ def reber_strings():
 
 def _flat(grammar, strings):
     """``(flat, offsets)`` of ``strings`` encoded by ``grammar``."""
-    from tempnets import srn
+    from tempnets.models import srn
 
     return srn.as_flat_strings([grammar.encode(s) for s in strings])
 
 
 def _activations(strings, flat):
     """The example network's outputs on ``strings``, one ``(len(s) - 1, n_out)`` array each."""
-    from tempnets import srn
+    from tempnets.models import srn
 
     y = srn.srn_forward(srn_params(), *flat)[0]
     return np.split(y, np.cumsum([len(s) - 1 for s in strings])[:-1])
@@ -113,7 +113,7 @@ def reber_activations():
 
 @functools.cache
 def focused_setup():
-    from tempnets import focused
+    from tempnets.models import focused
 
     rng = np.random.default_rng(0)
     inputs = [rng.normal(size=(4, 2)), rng.normal(size=(3, 2))]
@@ -124,7 +124,7 @@ def focused_setup():
 
 @functools.cache
 def fw_setup():
-    from tempnets import fast_weights as fw
+    from tempnets.models import fast_weights as fw
 
     net = fw.FastWeightNet(2, 2, 1)
     U = fw.init_slow_weights(net, rng=0)
@@ -136,7 +136,7 @@ def fw_setup():
 
 @functools.cache
 def rtrl_setup():
-    from tempnets import rtrl
+    from tempnets.models import rtrl
 
     net = rtrl.RecurrentNet(2, 3, 1)
     W = rtrl.init_weights(net, rng=0)
@@ -155,28 +155,28 @@ def tk_batch():
 
 @functools.cache
 def tk_params():
-    from tempnets import tkrnn
+    from tempnets.models import tkrnn
 
     return tkrnn.init_params(3, 4, 5, rng=0)
 
 
 @functools.cache
 def rnn_params():
-    from tempnets import rnn_baselines
+    from tempnets.models import rnn_baselines
 
     return rnn_baselines.rnn_init(3, 4, 5, rng=0)
 
 
 @functools.cache
 def lstm_params():
-    from tempnets import rnn_baselines
+    from tempnets.models import rnn_baselines
 
     return rnn_baselines.lstm_init(3, 4, 5, rng=0)
 
 
 @functools.cache
 def recall_task():
-    from tempnets import sequences
+    from tempnets.tasks import sequences
 
     return sequences.SerialRecall(alphabet=4, length=2, delays=(2, 3))
 
@@ -195,7 +195,7 @@ def _tk_sample(rng):
 
 
 def _tk_loss_and_grad(params, x, target, mask):
-    from tempnets import tkrnn
+    from tempnets.models import tkrnn
 
     return tkrnn.tkrnn_loss_and_grad(params, x, target, mask)
 
@@ -204,7 +204,7 @@ _RECORD = "paper_scale/gsm-reber-count.json"  # the smallest committed record (f
 
 
 def _record():
-    from tempnets import experiments
+    from tempnets.book import experiments
 
     record = experiments.read_record(_RECORD)
     return {k: v for k, v in record.items() if not k.startswith("_")}
@@ -223,256 +223,256 @@ def _lazy(build):
 
 EXAMPLES = {
     # random
-    "tempnets.random.as_generator": _a(0),
-    "tempnets.random.spawn": _a(0, 2),
-    "tempnets.random.perturbed": _a(np.ones(3)),
-    "tempnets.random.perturbing": _a(0.0),
+    "tempnets._numerics.random.as_generator": _a(0),
+    "tempnets._numerics.random.spawn": _a(0, 2),
+    "tempnets._numerics.random.perturbed": _a(np.ones(3)),
+    "tempnets._numerics.random.perturbing": _a(0.0),
     # checks
-    "tempnets.checks.count": _a("n", 3, 0, 10),
-    "tempnets.checks.real": _a("lr", 0.5, low=0.0, high=1.0),
-    "tempnets.checks.array": _a("x", np.ones((2, 3)), (2, "n"), {}, low=-5.0, high=5.0),
+    "tempnets._numerics.checks.count": _a("n", 3, 0, 10),
+    "tempnets._numerics.checks.real": _a("lr", 0.5, low=0.0, high=1.0),
+    "tempnets._numerics.checks.array": _a("x", np.ones((2, 3)), (2, "n"), {}, low=-5.0, high=5.0),
     # gradcheck
-    "tempnets.gradcheck.relative_error": _a(np.ones(3), np.ones(3)),
-    "tempnets.gradcheck.numerical_gradient": _a(_quadratic, np.ones(3), keep=["f"]),
-    "tempnets.gradcheck.check_gradient": _a(_quadratic, _quadratic_grad(np.ones(3)), np.ones(3),
+    "tempnets.models.gradcheck.relative_error": _a(np.ones(3), np.ones(3)),
+    "tempnets.models.gradcheck.numerical_gradient": _a(_quadratic, np.ones(3), keep=["f"]),
+    "tempnets.models.gradcheck.check_gradient": _a(_quadratic, _quadratic_grad(np.ones(3)), np.ones(3),
                                             keep=["f"]),
-    "tempnets.gradcheck.check_directional": _a(_quadratic, _quadratic_grad(np.ones(3)), np.ones(3), rng=0,
+    "tempnets.models.gradcheck.check_directional": _a(_quadratic, _quadratic_grad(np.ones(3)), np.ones(3), rng=0,
                                                keep=["f"], work=["n_directions"]),
     # claims
-    "tempnets.claims.within": _a(0.1),
-    "tempnets.claims.relative": _a(0.1),
-    "tempnets.claims.at_least": _a(0.5),
-    "tempnets.claims.at_most": _a(0.5),
-    "tempnets.claims.between": _a(0.1, 0.9),
+    "tempnets.book.claims.within": _a(0.1),
+    "tempnets.book.claims.relative": _a(0.1),
+    "tempnets.book.claims.at_least": _a(0.5),
+    "tempnets.book.claims.at_most": _a(0.5),
+    "tempnets.book.claims.between": _a(0.1, 0.9),
     # scale, progress
-    "tempnets.scale.get_scale": _a("book"),
-    "tempnets.scale.choose": _a(1, 2, "book"),
-    "tempnets.progress.progress_enabled": _a(False),
-    "tempnets.progress.progress_bar": _a(3, "x", progress=False),
+    "tempnets.book.scale.get_scale": _a("book"),
+    "tempnets.book.scale.choose": _a(1, 2, "book"),
+    "tempnets.training.progress.progress_enabled": _a(False),
+    "tempnets.training.progress.progress_bar": _a(3, "x", progress=False),
     # grammars
-    "tempnets.grammars.n_letters": _a("BTXSE"),
-    "tempnets.grammars.embedded_reber": _a(0.5),
-    "tempnets.grammars.long_embedded_reber": _a(0.9),
-    "tempnets.grammars.thesis_embedded_reber": _a(False, 0.5),
-    "tempnets.grammars.embedded_subgrammar": _a(True, 0.8),
+    "tempnets.tasks.grammars.n_letters": _a("BTXSE"),
+    "tempnets.tasks.grammars.embedded_reber": _a(0.5),
+    "tempnets.tasks.grammars.long_embedded_reber": _a(0.9),
+    "tempnets.tasks.grammars.thesis_embedded_reber": _a(False, 0.5),
+    "tempnets.tasks.grammars.embedded_subgrammar": _a(True, 0.8),
     # srn
-    "tempnets.srn.check_memory": _a(100, "weights"),
-    "tempnets.srn.check_params": _lazy(lambda: Example(srn_params())),
-    "tempnets.srn.init_params": _a(7, 3, 7, rng=0),
-    "tempnets.srn.pa_attention": _a(2, 2, 3),
-    "tempnets.srn.check_attention": _a(np.array([1, 1, 2]), np.array([0, 0, 1]), 3),
-    "tempnets.checks.is_finite_real": _a(0.5),
-    "tempnets.checks.memory": _a(100, "weights"),
-    "tempnets.grammars.check_grammar": _lazy(lambda: Example(reber())),
-    "tempnets.grammars.check_strings": _a(["BTXSE", "BPVVE"]),
-    "tempnets.srn.srn_forward": _lazy(lambda: Example(srn_params(), *reber_flat())),
-    "tempnets.srn.as_flat_strings": _lazy(lambda: Example(*reber_flat())),
+    "tempnets.models.srn.check_memory": _a(100, "weights"),
+    "tempnets.models.srn.check_params": _lazy(lambda: Example(srn_params())),
+    "tempnets.models.srn.init_params": _a(7, 3, 7, rng=0),
+    "tempnets.models.srn.pa_attention": _a(2, 2, 3),
+    "tempnets.models.srn.check_attention": _a(np.array([1, 1, 2]), np.array([0, 0, 1]), 3),
+    "tempnets._numerics.checks.is_finite_real": _a(0.5),
+    "tempnets._numerics.checks.memory": _a(100, "weights"),
+    "tempnets.tasks.grammars.check_grammar": _lazy(lambda: Example(reber())),
+    "tempnets.tasks.grammars.check_strings": _a(["BTXSE", "BPVVE"]),
+    "tempnets.models.srn.srn_forward": _lazy(lambda: Example(srn_params(), *reber_flat())),
+    "tempnets.models.srn.as_flat_strings": _lazy(lambda: Example(*reber_flat())),
     # training
-    "tempnets.training.no_training": _a("a reason"),
-    "tempnets.training.train_epochs": _lazy(lambda: Example(
+    "tempnets.training.srn_trainers.no_training": _a("a reason"),
+    "tempnets.training.srn_trainers.train_epochs": _lazy(lambda: Example(
         *reber_flat(), n_epochs=1, config=_train_config(), rng=0, progress=False, budget=3,
         work=["n_epochs"])),
-    "tempnets.training.bptt_gradient": _lazy(lambda: Example(srn_params(), *reber_flat(),
+    "tempnets.training.srn_trainers.bptt_gradient": _lazy(lambda: Example(srn_params(), *reber_flat(),
                                                              config=_train_config())),
-    "tempnets.training.sample_strings": _lazy(lambda: Example(reber().tables(), 3, rng=0,
+    "tempnets.training.srn_trainers.sample_strings": _lazy(lambda: Example(reber().tables(), 3, rng=0,
                                                              work=["n_strings"])),
-    "tempnets.training.train_online": _lazy(lambda: Example(
+    "tempnets.training.srn_trainers.train_online": _lazy(lambda: Example(
         reber().tables(), 3, config=_train_config(), rng=0, progress=False, budget=3,
         work=["n_strings"])),
     # metrics
-    "tempnets.metrics.as_activation_list": _lazy(lambda: Example(
+    "tempnets.tasks.metrics.as_activation_list": _lazy(lambda: Example(
         reber_activations(), reber_strings(), reber())),
-    "tempnets.metrics.luce_ratio": _a(np.array([[0.2, 0.5, 0.3]])),
-    "tempnets.metrics.successor_activations": _lazy(lambda: Example(
+    "tempnets.tasks.metrics.luce_ratio": _a(np.array([[0.2, 0.5, 0.3]])),
+    "tempnets.tasks.metrics.successor_activations": _lazy(lambda: Example(
         reber_activations(), reber_strings(), reber())),
-    "tempnets.metrics.accepted": _lazy(lambda: Example(
+    "tempnets.tasks.metrics.accepted": _lazy(lambda: Example(
         reber_activations(), reber_strings(), reber(), 0.3)),
-    "tempnets.metrics.indicator_position": _a("BTBTXSETE"),
-    "tempnets.metrics.embed_predicted": _lazy(lambda: Example(
+    "tempnets.tasks.metrics.indicator_position": _a("BTBTXSETE"),
+    "tempnets.tasks.metrics.embed_predicted": _lazy(lambda: Example(
         reber_activations(), reber_strings(), reber(), 0.3)),
-    "tempnets.metrics.final_predicted": _lazy(lambda: Example(
+    "tempnets.tasks.metrics.final_predicted": _lazy(lambda: Example(
         reber_activations(), reber_strings(), reber(), 0.6)),
-    "tempnets.metrics.legal_successors": _a("BT", ["BTXSE", "BTSXSE", "BPVVE"]),
+    "tempnets.tasks.metrics.legal_successors": _a("BT", ["BTXSE", "BTSXSE", "BPVVE"]),
     # focused
-    "tempnets.focused.connection_count": _lazy(lambda: Example(focused_setup()[0])),
-    "tempnets.focused.init_focused": _a(2, 3, 2, 0),
-    "tempnets.focused.init_full": _a(2, 3, 2, 0),
-    "tempnets.focused.make_sequences": _lazy(lambda: Example(focused_setup()[3], focused_setup()[4])),
-    "tempnets.focused.check_params": _lazy(lambda: Example(focused_setup()[0])),
-    "tempnets.focused.check_sequences": _lazy(lambda: Example(focused_setup()[2], 2, 2)),
-    "tempnets.focused.forward": _lazy(lambda: Example(focused_setup()[0], focused_setup()[2])),
-    "tempnets.focused.trace_gradient": _lazy(lambda: Example(focused_setup()[0], focused_setup()[2])),
-    "tempnets.focused.bptt_gradient": _lazy(lambda: Example(focused_setup()[1], focused_setup()[2])),
-    "tempnets.focused.init_many": _a("focused", 2, 3, 2, 2, 0),
+    "tempnets.models.focused.connection_count": _lazy(lambda: Example(focused_setup()[0])),
+    "tempnets.models.focused.init_focused": _a(2, 3, 2, 0),
+    "tempnets.models.focused.init_full": _a(2, 3, 2, 0),
+    "tempnets.models.focused.make_sequences": _lazy(lambda: Example(focused_setup()[3], focused_setup()[4])),
+    "tempnets.models.focused.check_params": _lazy(lambda: Example(focused_setup()[0])),
+    "tempnets.models.focused.check_sequences": _lazy(lambda: Example(focused_setup()[2], 2, 2)),
+    "tempnets.models.focused.forward": _lazy(lambda: Example(focused_setup()[0], focused_setup()[2])),
+    "tempnets.models.focused.trace_gradient": _lazy(lambda: Example(focused_setup()[0], focused_setup()[2])),
+    "tempnets.models.focused.bptt_gradient": _lazy(lambda: Example(focused_setup()[1], focused_setup()[2])),
+    "tempnets.models.focused.init_many": _a("focused", 2, 3, 2, 2, 0),
     # focused_training
-    "tempnets.focused_training.train": _lazy(lambda: Example(
+    "tempnets.training.focused_training.train": _lazy(lambda: Example(
         focused_setup()[2], _focused_stack(), n_epochs=2, progress=False, budget=3,
         work=["n_epochs"])),
-    "tempnets.focused_training.evaluate": _lazy(lambda: Example(focused_setup()[0], focused_setup()[2])),
-    "tempnets.focused_training.zero_output_score": _lazy(lambda: Example(focused_setup()[2])),
-    "tempnets.focused_training.learning_rates": _lazy(lambda: Example(focused_setup()[0],
+    "tempnets.training.focused_training.evaluate": _lazy(lambda: Example(focused_setup()[0], focused_setup()[2])),
+    "tempnets.training.focused_training.zero_output_score": _lazy(lambda: Example(focused_setup()[2])),
+    "tempnets.training.focused_training.learning_rates": _lazy(lambda: Example(focused_setup()[0],
                                                                       focused_setup()[2])),
     # verbs
-    "tempnets.verbs.encode_symbols": _a("AB", {"A": [1.0, 0.0], "B": [0.0, 1.0]}),
-    "tempnets.verbs.buffered": _a(np.eye(3), 2),
-    "tempnets.verbs.dear_task": _a(("DEAR", "DEAN"), True, ("DEAR", "DEAN")),
-    "tempnets.verbs.wickelements": _a("DEAR", True),
-    "tempnets.verbs.phoneme_features": _a("kat"),
-    "tempnets.verbs.verb_inputs": _a("kat", False),
-    "tempnets.verbs.regular_class": _a("kat"),
-    "tempnets.verbs.verb_task": _a([("cat", "kat", 0), ("dog", "dog", 1)], 2),
-    "tempnets.verbs.rm_spelling": _a("cat", {"cat": [["K", "AE1", "T"]]}),
-    "tempnets.verbs.large_verb_corpus": _a(None, budget=1),
-    "tempnets.verbs.large_held_out": _a(None, budget=1),
-    "tempnets.verbs.held_out_regulars": _a(None, False, budget=1, keep=["categories"]),
-    "tempnets.verbs.reproduction_task": _a(1, "ABC"),
+    "tempnets.tasks.verbs.encode_symbols": _a("AB", {"A": [1.0, 0.0], "B": [0.0, 1.0]}),
+    "tempnets.tasks.verbs.buffered": _a(np.eye(3), 2),
+    "tempnets.tasks.verbs.dear_task": _a(("DEAR", "DEAN"), True, ("DEAR", "DEAN")),
+    "tempnets.tasks.verbs.wickelements": _a("DEAR", True),
+    "tempnets.tasks.verbs.phoneme_features": _a("kat"),
+    "tempnets.tasks.verbs.verb_inputs": _a("kat", False),
+    "tempnets.tasks.verbs.regular_class": _a("kat"),
+    "tempnets.tasks.verbs.verb_task": _a([("cat", "kat", 0), ("dog", "dog", 1)], 2),
+    "tempnets.tasks.verbs.rm_spelling": _a("cat", {"cat": [["K", "AE1", "T"]]}),
+    "tempnets.tasks.verbs.large_verb_corpus": _a(None, budget=1),
+    "tempnets.tasks.verbs.large_held_out": _a(None, budget=1),
+    "tempnets.tasks.verbs.held_out_regulars": _a(None, False, budget=1, keep=["categories"]),
+    "tempnets.tasks.verbs.reproduction_task": _a(1, "ABC"),
     # streams
-    "tempnets.streams.flipflop": _a("ABCAB"),
-    "tempnets.streams.random_flipflop": _a(10, 0),
-    "tempnets.streams.parking": _a("dd1bbd2b", None, None),
-    "tempnets.streams.random_parking": _a(10, 0),
+    "tempnets.tasks.streams.flipflop": _a("ABCAB"),
+    "tempnets.tasks.streams.random_flipflop": _a(10, 0),
+    "tempnets.tasks.streams.parking": _a("dd1bbd2b", None, None),
+    "tempnets.tasks.streams.random_parking": _a(10, 0),
     # fast_weights
-    "tempnets.fast_weights.FastWeightNet": _a(2, 2, 1),
-    "tempnets.fast_weights.init_slow_weights": _lazy(lambda: Example(fw_setup()[0], 0.1, 0)),
-    "tempnets.fast_weights.initial_state": _lazy(lambda: Example(*fw_setup()[:2])),
-    "tempnets.fast_weights.run": _lazy(lambda: Example(*fw_setup())),
-    "tempnets.fast_weights.gradient": _lazy(lambda: Example(*fw_setup())),
-    "tempnets.fast_weights.gradient_unfolded": _lazy(lambda: Example(*fw_setup())),
-    "tempnets.fast_weights.train_online": _lazy(lambda: Example(*fw_setup())),
-    "tempnets.fast_weights.solved_at": _a(np.full(5, 0.01), np.ones(5), 0.05, 2),
-    "tempnets.fast_weights.linear_attention": _a(np.ones((4, 2)), np.ones((4, 2)), np.ones((4, 3))),
-    "tempnets.fast_weights.additive_memory": _a(np.ones((4, 2)), np.ones((4, 2)), np.ones((4, 3))),
+    "tempnets.models.fast_weights.FastWeightNet": _a(2, 2, 1),
+    "tempnets.models.fast_weights.init_slow_weights": _lazy(lambda: Example(fw_setup()[0], 0.1, 0)),
+    "tempnets.models.fast_weights.initial_state": _lazy(lambda: Example(*fw_setup()[:2])),
+    "tempnets.models.fast_weights.run": _lazy(lambda: Example(*fw_setup())),
+    "tempnets.models.fast_weights.gradient": _lazy(lambda: Example(*fw_setup())),
+    "tempnets.models.fast_weights.gradient_unfolded": _lazy(lambda: Example(*fw_setup())),
+    "tempnets.models.fast_weights.train_online": _lazy(lambda: Example(*fw_setup())),
+    "tempnets.models.fast_weights.solved_at": _a(np.full(5, 0.01), np.ones(5), 0.05, 2),
+    "tempnets.models.fast_weights.linear_attention": _a(np.ones((4, 2)), np.ones((4, 2)), np.ones((4, 3))),
+    "tempnets.models.fast_weights.additive_memory": _a(np.ones((4, 2)), np.ones((4, 2)), np.ones((4, 3))),
     # rtrl
-    "tempnets.rtrl.RecurrentNet": _a(2, 3, 1),
-    "tempnets.rtrl.init_weights": _lazy(lambda: Example(rtrl_setup()[0], 0.1, 0)),
-    "tempnets.rtrl.gradient": _lazy(lambda: Example(*rtrl_setup())),
-    "tempnets.rtrl.gradient_bptt": _lazy(lambda: Example(*rtrl_setup())),
-    "tempnets.rtrl.train_online": _lazy(lambda: Example(*rtrl_setup())),
+    "tempnets.models.rtrl.RecurrentNet": _a(2, 3, 1),
+    "tempnets.models.rtrl.init_weights": _lazy(lambda: Example(rtrl_setup()[0], 0.1, 0)),
+    "tempnets.models.rtrl.gradient": _lazy(lambda: Example(*rtrl_setup())),
+    "tempnets.models.rtrl.gradient_bptt": _lazy(lambda: Example(*rtrl_setup())),
+    "tempnets.models.rtrl.train_online": _lazy(lambda: Example(*rtrl_setup())),
     # tkrnn
-    "tempnets.tkrnn.init_params": _a(3, 4, 5, 1, 0),
-    "tempnets.tkrnn.lam": _lazy(lambda: Example(tk_params())),
-    "tempnets.tkrnn.tkrnn_forward": _lazy(lambda: Example(tk_params(), tk_batch()[0])),
-    "tempnets.tkrnn.tkrnn_loss_and_grad": _lazy(lambda: Example(tk_params(), *tk_batch())),
-    "tempnets.tkrnn.kernel": _a([1.0, -1.0], [0.9, 0.5], np.arange(1, 4)),
-    "tempnets.tkrnn.blocks": _lazy(lambda: Example(tk_params())),
-    "tempnets.tkrnn.n_params": _a(3, 4, 5, 1),
-    "tempnets.tkrnn.multiply_adds": _a(3, 4, 5, 1),
-    "tempnets.tkrnn.check_batch": _lazy(lambda: Example(*tk_batch(), 3, 5)),
-    "tempnets.tkrnn.softmax_xent": _lazy(lambda: Example(np.zeros((4, 2, 5)), *tk_batch()[1:])),
+    "tempnets.models.tkrnn.init_params": _a(3, 4, 5, 1, 0),
+    "tempnets.models.tkrnn.lam": _lazy(lambda: Example(tk_params())),
+    "tempnets.models.tkrnn.tkrnn_forward": _lazy(lambda: Example(tk_params(), tk_batch()[0])),
+    "tempnets.models.tkrnn.tkrnn_loss_and_grad": _lazy(lambda: Example(tk_params(), *tk_batch())),
+    "tempnets.models.tkrnn.kernel": _a([1.0, -1.0], [0.9, 0.5], np.arange(1, 4)),
+    "tempnets.models.tkrnn.blocks": _lazy(lambda: Example(tk_params())),
+    "tempnets.models.tkrnn.n_params": _a(3, 4, 5, 1),
+    "tempnets.models.tkrnn.multiply_adds": _a(3, 4, 5, 1),
+    "tempnets.models.tkrnn.check_batch": _lazy(lambda: Example(*tk_batch(), 3, 5)),
+    "tempnets.models.tkrnn.softmax_xent": _lazy(lambda: Example(np.zeros((4, 2, 5)), *tk_batch()[1:])),
     # rnn_baselines
-    "tempnets.rnn_baselines.rnn_init": _a(3, 4, 5, 0),
-    "tempnets.rnn_baselines.rnn_forward": _lazy(lambda: Example(rnn_params(), tk_batch()[0])),
-    "tempnets.rnn_baselines.rnn_loss_and_grad": _lazy(lambda: Example(rnn_params(), *tk_batch())),
-    "tempnets.rnn_baselines.lstm_init": _a(3, 4, 5, 0),
-    "tempnets.rnn_baselines.lstm_forward": _lazy(lambda: Example(lstm_params(), tk_batch()[0])),
-    "tempnets.rnn_baselines.lstm_loss_and_grad": _lazy(lambda: Example(lstm_params(), *tk_batch())),
-    "tempnets.rnn_baselines.n_params": _a("lstm", 3, 4, 5),
-    "tempnets.rnn_baselines.matched_hidden": _a("lstm", 3, 5, 200),
+    "tempnets.models.rnn_baselines.rnn_init": _a(3, 4, 5, 0),
+    "tempnets.models.rnn_baselines.rnn_forward": _lazy(lambda: Example(rnn_params(), tk_batch()[0])),
+    "tempnets.models.rnn_baselines.rnn_loss_and_grad": _lazy(lambda: Example(rnn_params(), *tk_batch())),
+    "tempnets.models.rnn_baselines.lstm_init": _a(3, 4, 5, 0),
+    "tempnets.models.rnn_baselines.lstm_forward": _lazy(lambda: Example(lstm_params(), tk_batch()[0])),
+    "tempnets.models.rnn_baselines.lstm_loss_and_grad": _lazy(lambda: Example(lstm_params(), *tk_batch())),
+    "tempnets.models.rnn_baselines.n_params": _a("lstm", 3, 4, 5),
+    "tempnets.models.rnn_baselines.matched_hidden": _a("lstm", 3, 5, 200),
     # optim
-    "tempnets.optim.adam_init": _lazy(lambda: Example(dict(tk_params()))),
-    "tempnets.optim.adam_step": _lazy(lambda: Example(
+    "tempnets.training.optim.adam_init": _lazy(lambda: Example(dict(tk_params()))),
+    "tempnets.training.optim.adam_step": _lazy(lambda: Example(
         dict(tk_params()), {k: np.ones_like(v) for k, v in tk_params().items()},
-        __import__("tempnets.optim").optim.adam_init(dict(tk_params())))),
-    "tempnets.optim.clip_by_global_norm": _a({"a": np.ones(3)}, 1.0),
-    "tempnets.optim.train": _lazy(lambda: Example(
+        __import__("tempnets.training.optim").optim.adam_init(dict(tk_params())))),
+    "tempnets.training.optim.clip_by_global_norm": _a({"a": np.ones(3)}, 1.0),
+    "tempnets.training.optim.train": _lazy(lambda: Example(
         _tk_loss_and_grad, dict(tk_params()), _tk_sample, 2, rng=0, progress=False,
         keep=["loss_and_grad", "sample"], budget=3, work=["n_steps"])),
     # sequences
-    "tempnets.sequences.SerialRecall": _a(4, 2, (2, 3)),
-    "tempnets.sequences.encode": _lazy(lambda: Example(recall_task(), np.array([[0, 1], [2, 3]]),
+    "tempnets.tasks.sequences.SerialRecall": _a(4, 2, (2, 3)),
+    "tempnets.tasks.sequences.encode": _lazy(lambda: Example(recall_task(), np.array([[0, 1], [2, 3]]),
                                                        np.array([2, 3]))),
-    "tempnets.sequences.make_batch": _lazy(lambda: Example(recall_task(), 3, 0)),
-    "tempnets.sequences.recall_scores": _lazy(lambda: Example(np.zeros((4, 2, 5)), *tk_batch()[1:])),
+    "tempnets.tasks.sequences.make_batch": _lazy(lambda: Example(recall_task(), 3, 0)),
+    "tempnets.tasks.sequences.recall_scores": _lazy(lambda: Example(np.zeros((4, 2, 5)), *tk_batch()[1:])),
     # portable_math (the kernels engineer decides which of these stay public)
-    "tempnets.portable_math.exp": _a(0.5),
-    "tempnets.portable_math.log": _a(0.5),
-    "tempnets.portable_math.tanh": _a(0.5),
-    "tempnets.portable_math.logistic": _a(0.5),
-    "tempnets.portable_math.matmul": _a(np.ones((2, 3)), np.ones((3, 4)), np.ones(4)),
-    "tempnets.portable_math.outer": _a(np.ones((2, 4)), np.ones((2, 3))),
-    "tempnets.portable_math.colsum": _a(np.ones((2, 4))),
-    "tempnets.portable_math.colsum_products": _a(np.ones((2, 4)), np.ones((2, 4))),
-    "tempnets.portable_math.sum_of_squares": _a(np.ones(4)),
+    "tempnets._numerics.portable_math.exp": _a(0.5),
+    "tempnets._numerics.portable_math.log": _a(0.5),
+    "tempnets._numerics.portable_math.tanh": _a(0.5),
+    "tempnets._numerics.portable_math.logistic": _a(0.5),
+    "tempnets._numerics.portable_math.matmul": _a(np.ones((2, 3)), np.ones((3, 4)), np.ones(4)),
+    "tempnets._numerics.portable_math.outer": _a(np.ones((2, 4)), np.ones((2, 3))),
+    "tempnets._numerics.portable_math.colsum": _a(np.ones((2, 4))),
+    "tempnets._numerics.portable_math.colsum_products": _a(np.ones((2, 4)), np.ones((2, 4))),
+    "tempnets._numerics.portable_math.sum_of_squares": _a(np.ones(4)),
     # portable (checked from Python; the compiled callers use the kernels)
-    "tempnets.portable.logistic": _a(0.5),
-    "tempnets.portable.dot4": _a(np.ones((1, 4)), 0, np.ones((1, 4)), 0, 4),
-    "tempnets.portable.finite": _a(np.ones(3)),
+    "tempnets._numerics.portable.logistic": _a(0.5),
+    "tempnets._numerics.portable.dot4": _a(np.ones((1, 4)), 0, np.ones((1, 4)), 0, 4),
+    "tempnets._numerics.portable.finite": _a(np.ones(3)),
     # the checkpoint format (.npz + JSON)
-    "tempnets.checkpoint.encode": _a({"w": np.ones(2), "step": 3}, {}),
-    "tempnets.checkpoint.decode": _lazy(lambda: Example(*_encoded())),
-    "tempnets.checkpoint.read_value": _lazy(lambda: Example(_saved_value())),
+    "tempnets.training.checkpoint.encode": _a({"w": np.ones(2), "step": 3}, {}),
+    "tempnets.training.checkpoint.decode": _lazy(lambda: Example(*_encoded())),
+    "tempnets.training.checkpoint.read_value": _lazy(lambda: Example(_saved_value())),
     # claims' design check and control gate
-    "tempnets.claims.design_check": _lazy(lambda: Example(_claims().at_least(0.5), None, _design())),
-    "tempnets.claims.runs_needed": _lazy(lambda: Example(_claims().at_least(0.5), None, _design())),
-    "tempnets.claims.control_gate": _lazy(lambda: Example(
+    "tempnets.book.claims.design_check": _lazy(lambda: Example(_claims().at_least(0.5), None, _design())),
+    "tempnets.book.claims.runs_needed": _lazy(lambda: Example(_claims().at_least(0.5), None, _design())),
+    "tempnets.book.claims.control_gate": _lazy(lambda: Example(
         _claims().Claim("the baseline learns", "Fig. 1", 0.9, 0.95, _claims().at_least(0.5)))),
     # checkpoint
-    "tempnets.checkpoint.Checkpoint": _lazy(lambda: Example(tmp() + "/ckpt-class")),
+    "tempnets.training.checkpoint.Checkpoint": _lazy(lambda: Example(tmp() + "/ckpt-class")),
     # claims, grammars (classes with checks of their own)
-    "tempnets.claims.Check": _a("at_least", 0.5),
-    "tempnets.claims.Claim": _lazy(lambda: Example("s", "Fig. 1", 0.5, 0.5, _claims().within(0.1))),
-    "tempnets.grammars.FiniteStateGrammar": _a("g", "BE", (("s", "B", "m", 1.0), ("m", "E", None, 1.0)), "s"),
+    "tempnets.book.claims.Check": _a("at_least", 0.5),
+    "tempnets.book.claims.Claim": _lazy(lambda: Example("s", "Fig. 1", 0.5, 0.5, _claims().within(0.1))),
+    "tempnets.tasks.grammars.FiniteStateGrammar": _a("g", "BE", (("s", "B", "m", 1.0), ("m", "E", None, 1.0)), "s"),
     # metrics
-    "tempnets.metrics.embed_final_many": _lazy(lambda: Example(
+    "tempnets.tasks.metrics.embed_final_many": _lazy(lambda: Example(
         np.concatenate(emb_activations())[None], emb_strings(), emb(), np.array([0, 8, 16]))),
-    "tempnets.metrics.exit_outcomes": _lazy(lambda: Example(
+    "tempnets.tasks.metrics.exit_outcomes": _lazy(lambda: Example(
         emb_activations(), emb_strings(), emb(), "TP", 0.6)),
-    "tempnets.metrics.outcome_percentages": _a(np.array(["hit", "miss", "error"])),
-    "tempnets.metrics.outcomes_by_embedding_length": _a(np.array(["hit", "miss"]),
+    "tempnets.tasks.metrics.outcome_percentages": _a(np.array(["hit", "miss", "error"])),
+    "tempnets.tasks.metrics.outcomes_by_embedding_length": _a(np.array(["hit", "miss"]),
                                                         ["BTBTXSETE", "BPBPVVEPE"], 7),
-    "tempnets.metrics.generalisation_counts": _lazy(lambda: Example(
+    "tempnets.tasks.metrics.generalisation_counts": _lazy(lambda: Example(
         reber_activations(), reber_strings(), reber(), None, 0.05, 0.3)),
     # analysis
-    "tempnets.analysis.presentation_label": _a("BTXSE", 2, False),
-    "tempnets.analysis.presentation_labels": _a(["BTXSE", "BPVVE"], False),
-    "tempnets.analysis.node_labels": _lazy(lambda: Example(reber(), reber_strings())),
-    "tempnets.analysis.successor_labels": _lazy(lambda: Example(reber(), reber_strings())),
-    "tempnets.analysis.current_letter_labels": _a(["BTXSE", "BPVVE"]),
-    "tempnets.analysis.cluster_hidden_states": _a(np.arange(12.0).reshape(4, 3) % 5, "average"),
-    "tempnets.analysis.cluster_composition": _lazy(lambda: Example(_linkage(), ["a", "b", "a", "b"], 2)),
-    "tempnets.analysis.cluster_purity": _lazy(lambda: Example(_linkage(), ["a", "b", "a", "b"], 2)),
-    "tempnets.analysis.conditional_probabilities": _a(["BTXSE", "BPVVE"], "BTSPXVE", 1),
-    "tempnets.analysis.path_probabilities": _lazy(lambda: Example(reber_strings(), reber(), 1)),
-    "tempnets.analysis.acp_keys": _lazy(lambda: Example(reber(), reber_strings())),
-    "tempnets.analysis.average_conditional_probabilities": _lazy(lambda: Example(
+    "tempnets.tasks.analysis.presentation_label": _a("BTXSE", 2, False),
+    "tempnets.tasks.analysis.presentation_labels": _a(["BTXSE", "BPVVE"], False),
+    "tempnets.tasks.analysis.node_labels": _lazy(lambda: Example(reber(), reber_strings())),
+    "tempnets.tasks.analysis.successor_labels": _lazy(lambda: Example(reber(), reber_strings())),
+    "tempnets.tasks.analysis.current_letter_labels": _a(["BTXSE", "BPVVE"]),
+    "tempnets.tasks.analysis.cluster_hidden_states": _a(np.arange(12.0).reshape(4, 3) % 5, "average"),
+    "tempnets.tasks.analysis.cluster_composition": _lazy(lambda: Example(_linkage(), ["a", "b", "a", "b"], 2)),
+    "tempnets.tasks.analysis.cluster_purity": _lazy(lambda: Example(_linkage(), ["a", "b", "a", "b"], 2)),
+    "tempnets.tasks.analysis.conditional_probabilities": _a(["BTXSE", "BPVVE"], "BTSPXVE", 1),
+    "tempnets.tasks.analysis.path_probabilities": _lazy(lambda: Example(reber_strings(), reber(), 1)),
+    "tempnets.tasks.analysis.acp_keys": _lazy(lambda: Example(reber(), reber_strings())),
+    "tempnets.tasks.analysis.average_conditional_probabilities": _lazy(lambda: Example(
         reber_strings(), reber(), range(3))),
-    "tempnets.analysis.network_averages": _lazy(lambda: Example(
+    "tempnets.tasks.analysis.network_averages": _lazy(lambda: Example(
         np.concatenate(reber_activations()), reber_strings(), reber(), _acp().keys, 2)),
-    "tempnets.analysis.acp_r_squared": _lazy(lambda: Example(
+    "tempnets.tasks.analysis.acp_r_squared": _lazy(lambda: Example(
         _acp(), np.concatenate(reber_activations()), reber_strings(), reber(), 2)),
     # plots
-    "tempnets.plots.grammar_layout": _lazy(lambda: Example(reber())),
-    "tempnets.plots.grammar_diagram": _lazy(lambda: Example(reber(), budget=2)),
-    "tempnets.plots.srn_diagram": _a(None, 3, "BTSPXVE", budget=2),
-    "tempnets.plots.network_state": _a({"input": np.array([0.0, 1.0]), "hidden": np.array([0.5, 0.2, 0.9])},
+    "tempnets.book.plots.grammar_layout": _lazy(lambda: Example(reber())),
+    "tempnets.book.plots.grammar_diagram": _lazy(lambda: Example(reber(), budget=2)),
+    "tempnets.book.plots.srn_diagram": _a(None, 3, "BTSPXVE", budget=2),
+    "tempnets.book.plots.network_state": _a({"input": np.array([0.0, 1.0]), "hidden": np.array([0.5, 0.2, 0.9])},
                                        budget=2),
-    "tempnets.plots.dendrogram": _lazy(lambda: Example(_linkage(), ["a", "b", "c", "d"], budget=2)),
-    "tempnets.plots.learning_curve": _a(np.arange(4.0), np.ones(4), budget=2),
-    "tempnets.plots.acp_curves": _a(np.arange(3.0), np.full((3, 2), 0.5), budget=2),
-    "tempnets.plots.hits_by_length": _a({"lengths": ["1", "2"], "hit": np.array([50.0, 60.0]),
+    "tempnets.book.plots.dendrogram": _lazy(lambda: Example(_linkage(), ["a", "b", "c", "d"], budget=2)),
+    "tempnets.book.plots.learning_curve": _a(np.arange(4.0), np.ones(4), budget=2),
+    "tempnets.book.plots.acp_curves": _a(np.arange(3.0), np.full((3, 2), 0.5), budget=2),
+    "tempnets.book.plots.hits_by_length": _a({"lengths": ["1", "2"], "hit": np.array([50.0, 60.0]),
                                          "error": np.array([10.0, 20.0]), "miss": np.array([40.0, 20.0]),
                                          "count": np.array([3, 4])}, budget=2),
-    "tempnets.plots.hinton": _a(np.array([[0.5, -1.0], [0.2, 0.0]]), budget=2),
-    "tempnets.plots.unfolded_network": _a(3, True, budget=2),
+    "tempnets.book.plots.hinton": _a(np.array([[0.5, -1.0], [0.2, 0.0]]), budget=2),
+    "tempnets.book.plots.unfolded_network": _a(3, True, budget=2),
     # optim's config
-    "tempnets.optim.OptimConfig": _a(0.01),
+    "tempnets.training.optim.OptimConfig": _a(0.01),
     # intervals
-    "tempnets.intervals.share": _a(3, 10),
-    "tempnets.intervals.count": _a(3, 10),
-    "tempnets.intervals.percent": _a(3, 10),
-    "tempnets.intervals.share_note": _a(3, 10, "runs"),
-    "tempnets.intervals.level_name": _a(0.975),
-    "tempnets.intervals.share_difference": _a(3, 10, 5, 10),
-    "tempnets.intervals.mean": _a(np.array([1.0, 2.0, 4.0])),
-    "tempnets.intervals.mean_difference": _a(np.array([1.0, 2.0, 4.0]), np.array([0.0, 1.0, 1.5])),
-    "tempnets.intervals.median": _a(np.arange(8.0)),
-    "tempnets.intervals.bootstrap": _a(np.median, np.arange(8.0), n_resamples=50, keep=["statistic"],
+    "tempnets.book.intervals.share": _a(3, 10),
+    "tempnets.book.intervals.count": _a(3, 10),
+    "tempnets.book.intervals.percent": _a(3, 10),
+    "tempnets.book.intervals.share_note": _a(3, 10, "runs"),
+    "tempnets.book.intervals.level_name": _a(0.975),
+    "tempnets.book.intervals.share_difference": _a(3, 10, 5, 10),
+    "tempnets.book.intervals.mean": _a(np.array([1.0, 2.0, 4.0])),
+    "tempnets.book.intervals.mean_difference": _a(np.array([1.0, 2.0, 4.0]), np.array([0.0, 1.0, 1.5])),
+    "tempnets.book.intervals.median": _a(np.arange(8.0)),
+    "tempnets.book.intervals.bootstrap": _a(np.median, np.arange(8.0), n_resamples=50, keep=["statistic"],
                                      work=["n_resamples"]),
-    "tempnets.intervals.ratio_of_medians": _a(np.arange(1.0, 9.0), np.arange(2.0, 10.0)),
+    "tempnets.book.intervals.ratio_of_medians": _a(np.arange(1.0, 9.0), np.arange(2.0, 10.0)),
     # explorer
-    "tempnets.explorer.string_states": _lazy(lambda: Example(srn_params(), reber(), "BTXSE")),
-    "tempnets.explorer.state_figure": _lazy(lambda: Example(srn_params(), reber(), "BTXSE", budget=2)),
-    "tempnets.explorer.explorer": _lazy(lambda: Example(srn_params(), reber(), "BTXSE", 0, budget=2)),
+    "tempnets.book.explorer.string_states": _lazy(lambda: Example(srn_params(), reber(), "BTXSE")),
+    "tempnets.book.explorer.state_figure": _lazy(lambda: Example(srn_params(), reber(), "BTXSE", budget=2)),
+    "tempnets.book.explorer.explorer": _lazy(lambda: Example(srn_params(), reber(), "BTXSE", 0, budget=2)),
     # chapters.checking_our_work
     "tempnets.chapters.checking_our_work.crossentropy_gradient": _a(np.ones(4), np.ones(3), 1.0),
     # chapters.fast_weights
@@ -610,38 +610,38 @@ EXAMPLES = {
         emb(), _train_config(), _pau().Sizes(1, 4, 2, 5),
         tests={"test": (_pau().test_strings(emb(), 3, 0), emb())}, progress=False, budget=2)),
     # experiments (what a reader calls; reproduce and robustness are NOT_PROBED)
-    "tempnets.experiments.get": _a("gsm-reber-count"),
-    "tempnets.experiments.read_record": _a(_RECORD),
-    "tempnets.experiments.describe_record": _lazy(lambda: Example(_record())),
-    "tempnets.experiments.rederive": _a(_RECORD, budget=2),
-    "tempnets.experiments.robustness_counts": _a("gsm-reber-count"),
-    "tempnets.experiments.paper_verdicts": _a("gsm-reber-count"),
-    "tempnets.checkpoint.check_checkpoint": _lazy(lambda: Example(tmp() + "/ckpt-check", {"run": 1})),
-    "tempnets.checkpoint.open_checkpoint": _lazy(lambda: Example(tmp() + "/ckpt-open", {"run": 1})),
+    "tempnets.book.experiments.get": _a("gsm-reber-count"),
+    "tempnets.book.experiments.read_record": _a(_RECORD),
+    "tempnets.book.experiments.describe_record": _lazy(lambda: Example(_record())),
+    "tempnets.book.experiments.rederive": _a(_RECORD, budget=2),
+    "tempnets.book.experiments.robustness_counts": _a("gsm-reber-count"),
+    "tempnets.book.experiments.paper_verdicts": _a("gsm-reber-count"),
+    "tempnets.training.checkpoint.check_checkpoint": _lazy(lambda: Example(tmp() + "/ckpt-check", {"run": 1})),
+    "tempnets.training.checkpoint.open_checkpoint": _lazy(lambda: Example(tmp() + "/ckpt-open", {"run": 1})),
 }
 
 
 def _claims():
-    from tempnets import claims
+    from tempnets.book import claims
 
     return claims
 
 
 def _design():
-    from tempnets import intervals
+    from tempnets.book import intervals
 
     return intervals.mean([0.2, 0.6, 0.9], bounds=(0.0, 1.0)).design
 
 
 def _encoded():
-    from tempnets import checkpoint
+    from tempnets.training import checkpoint
 
     arrays = {}
     return checkpoint.encode({"w": np.ones(2), "step": 3}, arrays), arrays
 
 
 def _saved_value():
-    from tempnets import checkpoint
+    from tempnets.training import checkpoint
 
     ck = checkpoint.open_checkpoint(tempfile.mkdtemp(dir=tmp()) + "/ck", {"run": 1})
     ck.save("w", {"w": np.ones(2)})
@@ -650,7 +650,7 @@ def _saved_value():
 
 @functools.cache
 def emb():
-    from tempnets import grammars
+    from tempnets.tasks import grammars
 
     return grammars.embedded_reber()
 
@@ -675,14 +675,14 @@ def _emb_gsm():
 
 @functools.cache
 def _linkage():
-    from tempnets import analysis
+    from tempnets.tasks import analysis
 
     return analysis.cluster_hidden_states(np.array([[0.0, 1.0], [1.0, 0.0], [0.1, 0.9], [0.9, 0.2]]))
 
 
 @functools.cache
 def _acp():
-    from tempnets import analysis
+    from tempnets.tasks import analysis
 
     return analysis.average_conditional_probabilities(reber_strings(), reber(), range(3))
 
@@ -707,7 +707,7 @@ def _pau():
 
 @functools.cache
 def _fw_U(task):
-    from tempnets import fast_weights as fw
+    from tempnets.models import fast_weights as fw
 
     return fw.init_slow_weights(_fwc().make_net(task), rng=0)
 
@@ -727,13 +727,13 @@ def _tkc():
 
 @functools.cache
 def _focused_stack():
-    from tempnets import focused
+    from tempnets.models import focused
 
     return focused.init_many("focused", 2, 3, 2, 2, 0)
 
 
 def _train_config():
-    from tempnets.training import TrainConfig
+    from tempnets.training.srn_trainers import TrainConfig
 
     return TrainConfig(n_hidden=3)
 
@@ -763,10 +763,10 @@ NOT_PROBED: dict[str, str] = {
         "trains 45 networks for the chapter's sweep (minutes) whatever its sizes"),
     "tempnets.chapters.periodically_attentive_units.train_conditions": (
         "train_condition for each of several configs: probed through train_condition"),
-    "tempnets.experiments.reproduce": (
+    "tempnets.book.experiments.reproduce": (
         "runs a whole experiment (minutes to hours); its arguments are checked by the command "
         "line that calls it (tests/test_cli.py)"),
-    "tempnets.experiments.robustness": (
+    "tempnets.book.experiments.robustness": (
         "runs a whole experiment once per seed; its arguments are checked by the command line "
         "that calls it (tests/test_cli.py)"),
 }
@@ -782,7 +782,7 @@ def _tr():
 
 def _recall_batch():
     """A serial-recall batch of ``recall_task()``: ``(x, target, mask)``."""
-    from tempnets import sequences
+    from tempnets.tasks import sequences
 
     return sequences.make_batch(recall_task(), 3, 0)[:3]
 
@@ -795,7 +795,7 @@ def _recall_logits():
 
 def _tk_data():
     """A tk-serial-recall result's data with one TKRNN of ``tk_sizes()``'s task."""
-    from tempnets import tkrnn
+    from tempnets.models import tkrnn
 
     sz = tk_sizes()
     p = tkrnn.init_params(sz.task.n_in, sz.hidden, sz.task.n_out, rng=0)
@@ -818,12 +818,12 @@ def _readings_runs():
 
 
 EXAMPLES.update({
-    "tempnets.recall_diagnostics.recalled": _lazy(lambda: Example(*_recall_logits())),
-    "tempnets.recall_diagnostics.item_order": _lazy(lambda: Example(*_recall_logits())),
-    "tempnets.recall_diagnostics.serial_position": _lazy(lambda: Example(*_recall_logits())),
-    "tempnets.recall_diagnostics.decays": _lazy(lambda: Example(tk_params())),
-    "tempnets.recall_diagnostics.decay_histogram": _lazy(lambda: Example(tk_params())),
-    "tempnets.recall_diagnostics.without_input_output": _lazy(lambda: Example(tk_params())),
+    "tempnets.tasks.recall_diagnostics.recalled": _lazy(lambda: Example(*_recall_logits())),
+    "tempnets.tasks.recall_diagnostics.item_order": _lazy(lambda: Example(*_recall_logits())),
+    "tempnets.tasks.recall_diagnostics.serial_position": _lazy(lambda: Example(*_recall_logits())),
+    "tempnets.tasks.recall_diagnostics.decays": _lazy(lambda: Example(tk_params())),
+    "tempnets.tasks.recall_diagnostics.decay_histogram": _lazy(lambda: Example(tk_params())),
+    "tempnets.tasks.recall_diagnostics.without_input_output": _lazy(lambda: Example(tk_params())),
     "tempnets.chapters.tk_readings.Reading": _a(recall="teacher", decays="slow"),
     "tempnets.chapters.tk_readings.reading_sizes": _lazy(lambda: Example(tk_sizes(), _tr().Reading(ramp=0.2))),
     "tempnets.chapters.tk_readings.teacher_forced": _lazy(lambda: Example(*_recall_batch())),
@@ -845,7 +845,7 @@ NOT_PROBED.update({f"tempnets.chapters.tk_readings.{name}": _RUNNER
 
 def _view_table():
     """A one-row claims table with a share's interval and design."""
-    from tempnets import claims, intervals
+    from tempnets.book import claims, intervals
 
     t = claims.ClaimsTable("most runs solve it (10 runs)")
     iv = intervals.share(9, 10)
@@ -859,7 +859,7 @@ def _seq_train(start, stop):
 
 
 def _seq_claims(results, level):
-    from tempnets import claims, intervals
+    from tempnets.book import claims, intervals
 
     t = claims.ClaimsTable("t")
     iv = intervals.share(sum(results), len(results), level=level)
@@ -869,36 +869,36 @@ def _seq_claims(results, level):
 
 
 def _seq_plan():
-    from tempnets import sequential
+    from tempnets.book import sequential
 
     return sequential.Plan(3, 3, 9)
 
 
 EXAMPLES.update({
-    "tempnets.claims.ClaimsTable": _a("a table", []),
-    "tempnets.claims_view.verdict_key": _lazy(lambda: Example(_view_table().claims[0])),
-    "tempnets.claims_view.math_html": _a("TKRNN^{+2} and w_B <= 3"),
-    "tempnets.claims_view.number_html": _a(18510.0),
-    "tempnets.claims_view.value_html": _lazy(lambda: Example(_view_table().claims[0])),
-    "tempnets.claims_view.to_html": _lazy(lambda: Example(_view_table(), plot=False)),
-    "tempnets.claims_view.forest_plot": _lazy(lambda: Example(_view_table(), budget=2)),
-    "tempnets.claims_view.forest_svg": _lazy(lambda: Example(_view_table(), budget=2)),
-    "tempnets.sequential.Plan": _a(3, 3, 9),
-    "tempnets.sequential.plan_for": _lazy(lambda: Example("paper", 3, _seq_plan())),
-    "tempnets.sequential.undecided": _lazy(lambda: Example(_view_table())),
-    "tempnets.sequential.run": _lazy(lambda: Example(_seq_plan(), _seq_train, _seq_claims,
+    "tempnets.book.claims.ClaimsTable": _a("a table", []),
+    "tempnets.book.claims_view.verdict_key": _lazy(lambda: Example(_view_table().claims[0])),
+    "tempnets.book.claims_view.math_html": _a("TKRNN^{+2} and w_B <= 3"),
+    "tempnets.book.claims_view.number_html": _a(18510.0),
+    "tempnets.book.claims_view.value_html": _lazy(lambda: Example(_view_table().claims[0])),
+    "tempnets.book.claims_view.to_html": _lazy(lambda: Example(_view_table(), plot=False)),
+    "tempnets.book.claims_view.forest_plot": _lazy(lambda: Example(_view_table(), budget=2)),
+    "tempnets.book.claims_view.forest_svg": _lazy(lambda: Example(_view_table(), budget=2)),
+    "tempnets.book.sequential.Plan": _a(3, 3, 9),
+    "tempnets.book.sequential.plan_for": _lazy(lambda: Example("paper", 3, _seq_plan())),
+    "tempnets.book.sequential.undecided": _lazy(lambda: Example(_view_table())),
+    "tempnets.book.sequential.run": _lazy(lambda: Example(_seq_plan(), _seq_train, _seq_claims,
                                                      keep=["train", "claims"])),
-    "tempnets.sequential.level_of": _a({"design": {"level": 0.99}}),
-    "tempnets.scorecard.chapter_of": _a("gsm-reber-3hu"),
-    "tempnets.scorecard.table_counts": _lazy(lambda: Example(_view_table())),
-    "tempnets.cluster.check_address": _a("tcp://127.0.0.1:8786"),
-    "tempnets.cluster.seed_costs": _a(10),
+    "tempnets.book.sequential.level_of": _a({"design": {"level": 0.99}}),
+    "tempnets.book.scorecard.chapter_of": _a("gsm-reber-3hu"),
+    "tempnets.book.scorecard.table_counts": _lazy(lambda: Example(_view_table())),
+    "tempnets.book.cluster.check_address": _a("tcp://127.0.0.1:8786"),
+    "tempnets.book.cluster.seed_costs": _a(10),
 })
 NOT_PROBED.update({
-    "tempnets.scorecard.scorecard": "takes no argument: re-derives every record (minutes); tests/test_scorecard.py",
-    "tempnets.cluster.connect": "starts or joins a Dask cluster; its address is checked by check_address, "
+    "tempnets.book.scorecard.scorecard": "takes no argument: re-derives every record (minutes); tests/test_scorecard.py",
+    "tempnets.book.cluster.connect": "starts or joins a Dask cluster; its address is checked by check_address, "
                                 "which the surface test probes; tests/test_cluster.py",
-    "tempnets.cluster.DaskExecutor": "wraps a connected Dask client made by connect(); tests/test_cluster.py",
+    "tempnets.book.cluster.DaskExecutor": "wraps a connected Dask client made by connect(); tests/test_cluster.py",
 })
 
 

@@ -6,7 +6,7 @@ an entry here adds (or replaces) the example of a name; an entry ``None`` remove
 of a name that is no longer public (made private: only the library calls it).
 
 The self-checks (``check_*``) get a right answer: the surface test then calls them with bad
-answers (``None``, a string, ...), which they must refuse with :class:`tempnets.selfcheck.CheckFailed`.
+answers (``None``, a string, ...), which they must refuse with :class:`tempnets.book.selfcheck.CheckFailed`.
 """
 
 from __future__ import annotations
@@ -40,14 +40,14 @@ def _p_step_from_to(P_from, P_to, w_new, s_from, s_to, x, T):
 
 def _bptt31(params, codes):
     """The graded state machines chapter's exercise, answered by the library."""
-    from tempnets.training import TrainConfig, bptt_gradient
+    from tempnets.training.srn_trainers import TrainConfig, bptt_gradient
 
     return tuple(bptt_gradient(params, [codes], config=TrainConfig(h=3, h_prime=1)))
 
 
 def _lambda_grad_case():
     """``(answer, params, x, target, mask)`` of the temporal kernels chapter's exercise."""
-    from tempnets import tkrnn
+    from tempnets.models import tkrnn
 
     x, target, mask = se.tk_batch()
     return (tkrnn.tkrnn_loss_and_grad(se.tk_params(), x, target, mask)[1]["theta"], se.tk_params(),
@@ -79,7 +79,7 @@ EXAMPLES = {
     "tempnets.chapters.fast_weights.train_baseline": None,      # private: the runners'
     "tempnets.chapters.fast_weights.equivalence_errors": None,  # private: run_linear_attention's
     "tempnets.chapters.fast_weights.check_linear_attention": lambda: Example(
-        __import__("tempnets.fast_weights").fast_weights.linear_attention, budget=2),
+        __import__("tempnets.models.fast_weights").fast_weights.linear_attention, budget=2),
     # focused_backprop
     "tempnets.chapters.focused_backprop.params_from_data": lambda: Example(
         _ch("focused_backprop")._params_data(se._focused_stack())),
@@ -93,7 +93,7 @@ EXAMPLES = {
         {"sizes": {"runs": 2, "epochs": 10}, "focused": {"final": [90.0, 95.0], "epochs_to_criterion": [5, -1],
                                                          "params": {"arch": "focused", "W_in": [[0.1], [0.2]]}}}, 1),
     "tempnets.chapters.focused_backprop.constant_answer_score": lambda: Example(
-        __import__("tempnets.verbs").verbs.verb_task(__import__("tempnets.verbs").verbs.regular_verbs()[:6], 3)),
+        __import__("tempnets.tasks.verbs").verbs.verb_task(__import__("tempnets.tasks.verbs").verbs.regular_verbs()[:6], 3)),
     # graded_state_machines
     "tempnets.chapters.graded_state_machines.check_bptt31_gradient": _a(_bptt31, budget=2),
     "tempnets.chapters.graded_state_machines.train_problem3": None,  # private: run_problem3's
@@ -106,7 +106,7 @@ EXAMPLES = {
         _ch("periodically_attentive_units").attention_mask, budget=2),
     # temporal_kernels
     "tempnets.chapters.temporal_kernels.check_kernel": lambda: Example(
-        __import__("tempnets.tkrnn").tkrnn.kernel, budget=2),
+        __import__("tempnets.models.tkrnn").tkrnn.kernel, budget=2),
     "tempnets.chapters.temporal_kernels.check_lambda_grad": lambda: Example(*_lambda_grad_case(), budget=3),
     "tempnets.chapters.temporal_kernels.check_half_life": _a(math.log(0.5) / math.log(0.9), 0.9),
     "tempnets.chapters.temporal_kernels.params_from_data": lambda: Example(

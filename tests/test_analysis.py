@@ -1,10 +1,10 @@
-"""Tests for tempnets.analysis: labels, clustering purity and ACPs on small data."""
+"""Tests for tempnets.tasks.analysis: labels, clustering purity and ACPs on small data."""
 
 import numpy as np
 import pytest
 
-from tempnets import analysis as an
-from tempnets import grammars as gr
+from tempnets.tasks import analysis as an
+from tempnets.tasks import grammars as gr
 
 
 def test_presentation_labels_follow_the_paper():

@@ -1,4 +1,4 @@
-"""``python -m tempnets.assignments`` removes or overwrites only what it wrote, says where it
+"""``python -m tempnets.book.assignments`` removes or overwrites only what it wrote, says where it
 writes, and answers bad paths with one line and exit 2 (issue 31, items 2 and 10)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tempnets import assignments as A
+from tempnets.book import assignments as A
 
 BOOK = Path(__file__).resolve().parents[1] / "book"
 CHAPTER = "fast_weights"

@@ -1,4 +1,4 @@
-"""The otter-grader assignments (tempnets.assignments): each chapter's coding exercises become
+"""The otter-grader assignments (tempnets.book.assignments): each chapter's coding exercises become
 questions worth their stars, graded by the chapters' own self-checks.
 
 The grading tests run otter for real: the instructor's solved notebook scores full marks, the
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tempnets import assignments as A
-from tempnets.bookconfig import BEGIN, END, student_code
+from tempnets.book import assignments as A
+from tempnets.book.bookconfig import BEGIN, END, student_code
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
@@ -263,6 +263,6 @@ def test_the_instructors_page_lists_every_chapters_questions_and_points():
         actual[path.stem] = ({e.name: e.points for e in exs}, sum(e.points for e in exs))
     assert stated == actual
     for command in ("make student-book", "make assignments", "otter run -a", "results.json",
-                    "python -m tempnets.assignments grade"):
+                    "python -m tempnets.book.assignments grade"):
         assert command in page
     assert re.search(r"^## Publishing the book$", page, re.M)

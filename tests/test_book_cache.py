@@ -2,7 +2,7 @@
 
 jupyter-cache keys an executed chapter on its code cells only, so a change to the
 library left ``make book`` showing the old library's outputs.  ``make book`` now runs
-``python -m tempnets.bookconfig refresh-cache .`` first, which empties the cache when
+``python -m tempnets.book.bookconfig refresh-cache .`` first, which empties the cache when
 the book's fingerprint (library source, ``book/paper_scale/``, installed packages,
 ``TEMPNETS_*`` variables) changed; the Pages workflow keys its cache on the same
 fingerprint (tests/test_workflows.py).  The first test does what the issue did, on a
@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from tempnets import bookconfig
-from tempnets.bookconfig import FINGERPRINT_FILE, book_fingerprint, refresh_execution_cache
+from tempnets.book import bookconfig
+from tempnets.book.bookconfig import FINGERPRINT_FILE, book_fingerprint, refresh_execution_cache
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -94,7 +94,7 @@ def test_a_change_to_the_library_executes_the_chapter_again(tmp_path):
     # Nothing changed: the chapter comes from the cache (the cache still saves time).
     assert _make_book(root) == ("the library says 2", False)
     stamp = (bookconfig.execution_cache_dir(root) / FINGERPRINT_FILE).read_text().strip()
-    assert stamp == _run(root, f"{BIN}/python -m tempnets.bookconfig fingerprint .").strip()
+    assert stamp == _run(root, f"{BIN}/python -m tempnets.book.bookconfig fingerprint .").strip()
 
 
 def test_make_book_refreshes_the_cache_before_it_builds():
@@ -102,14 +102,14 @@ def test_make_book_refreshes_the_cache_before_it_builds():
     and builds every page afresh (Sphinx's saved state knows nothing of the library)."""
     makefile = (ROOT / "Makefile").read_text()
     recipe = re.search(r"^book: .*\n((?:\t.*\n)+)", makefile, re.M).group(1).splitlines()
-    steps = [i for i, line in enumerate(recipe) if "tempnets.bookconfig refresh-cache ." in line]
+    steps = [i for i, line in enumerate(recipe) if "tempnets.book.bookconfig refresh-cache ." in line]
     builds = [i for i, line in enumerate(recipe) if "jupyter-book build ." in line]
     assert steps and builds and steps[0] < builds[0], recipe
     assert "--all" in recipe[builds[0]].split()
     assert recipe[steps[0]].split()[0] == recipe[builds[0]].split()[0] == "$(RUN)", \
         "the fingerprint must see the build's TEMPNETS_* variables"
     fingerprint = re.search(r"^book-fingerprint: .*\n((?:\t.*\n)+)", makefile, re.M).group(1)
-    assert "$(RUN)" in fingerprint and "tempnets.bookconfig fingerprint ." in fingerprint
+    assert "$(RUN)" in fingerprint and "tempnets.book.bookconfig fingerprint ." in fingerprint
 
 
 def test_the_cache_is_where_jupyter_book_puts_it():

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tempnets.bookconfig import BEGIN, END, SOLUTION_DIRECTIVE, student_code, student_notebook
+from tempnets.book.bookconfig import BEGIN, END, SOLUTION_DIRECTIVE, student_code, student_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = [p for p in sorted((ROOT / "book").rglob("*.ipynb")) if ".ipynb_checkpoints" not in p.parts]
@@ -199,7 +199,7 @@ def _imports(path) -> str:
 def test_student_scaffolds_say_no_answer_yet(path):
     """A student who runs a coding exercise's cell before writing anything reads the
     self-check's "no answer yet" / "not written yet", not a NameError."""
-    from tempnets.selfcheck import CheckFailed
+    from tempnets.book.selfcheck import CheckFailed
 
     matplotlib = pytest.importorskip("matplotlib")
     matplotlib.use("Agg")
@@ -292,7 +292,7 @@ def test_student_outputs_come_from_the_build_cache_when_jupyter_execute_has_none
     import nbformat
     from jupyter_cache import get_cache
 
-    from tempnets.bookconfig import executed_notebook
+    from tempnets.book.bookconfig import executed_notebook
 
     source = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(1)")])
     done = nbformat.from_dict(json.loads(nbformat.writes(source)))

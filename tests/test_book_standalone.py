@@ -214,18 +214,18 @@ def _close(pair, want, places):
 
 
 def _subgrammar_stats(symmetric, literal=False):
-    from tempnets.grammars import embedded_subgrammar
+    from tempnets.tasks.grammars import embedded_subgrammar
     g = _gsm().literal_asymmetrical_subgrammar() if literal else embedded_subgrammar(symmetric)
     return _gsm().length_statistics(g)
 
 
 def _pattern_counts(strings):
-    from tempnets.grammars import n_letters
+    from tempnets.tasks.grammars import n_letters
     return sum(n_letters(s) + 1 for s in strings), sum(n_letters(s) for s in strings)
 
 
 def _reber_43():
-    from tempnets.grammars import reber
+    from tempnets.tasks.grammars import reber
     return len(reber().enumerate(8, 3)) == 43
 
 
@@ -233,10 +233,10 @@ FACTS = [
     # (words on the page, the library agrees)
     ("the grammar has exactly 43 strings of 3 to 8 letters", _reber_43),
     ("They make 156 patterns if the prediction after the begin symbol B counts, and 135 if it does not",
-     lambda: _pattern_counts(importlib.import_module("tempnets.grammars").SERVAN_SCHREIBER_TRAINING)
+     lambda: _pattern_counts(importlib.import_module("tempnets.tasks.grammars").SERVAN_SCHREIBER_TRAINING)
      == (156, 135)),
     ("the 43 strings of the grammar make 328 or 285 patterns",
-     lambda: _pattern_counts(importlib.import_module("tempnets.grammars").reber().enumerate(8, 3))
+     lambda: _pattern_counts(importlib.import_module("tempnets.tasks.grammars").reber().enumerate(8, 3))
      == (328, 285)),
     ("Its strings have mean length 6.50 and sd 2.14", lambda: _close(_subgrammar_stats(True), (6.50, 2.14), 2)),
     ("the mean becomes 7.6 (sd 3.3", lambda: _close(_subgrammar_stats(False, literal=True), (7.6, 3.3), 1)),
@@ -255,15 +255,15 @@ FACTS = [
      lambda: importlib.import_module("tempnets.chapters.periodically_attentive_units").CONTEXT_INIT == 0.5),
     ("8 normal units and 7 PA units of period 7, phases 0 to 6",
      lambda: (lambda c: c.n_hidden == 15 and set(c.period[8:]) == {7} and sorted(c.phase[8:]) == list(range(7))
-              and set(c.period[:8]) == {1})(importlib.import_module("tempnets.training").TrainConfig.pa())),
-    ("$\\omega = 100$ (`tempnets.focused_training.FocusedConfig`)",
+              and set(c.period[:8]) == {1})(importlib.import_module("tempnets.training.srn_trainers").TrainConfig.pa())),
+    ("$\\omega = 100$ (`tempnets.training.focused_training.FocusedConfig`)",
      lambda: all(c.omega == 100.0 for c in
                  importlib.import_module("tempnets.chapters.focused_backprop").RATES.values())),
     ("$z_i = -0.5$; $d_i$ uniform in $[0.99, 1.01]$",
-     lambda: _default(importlib.import_module("tempnets.focused").init_focused, "z0") == -0.5),
-    ("all 112 verbs of `HELD_OUT_REGULAR`", lambda: len(importlib.import_module("tempnets.verbs").HELD_OUT_REGULAR) == 112),
+     lambda: _default(importlib.import_module("tempnets.models.focused").init_focused, "z0") == -0.5),
+    ("all 112 verbs of `HELD_OUT_REGULAR`", lambda: len(importlib.import_module("tempnets.tasks.verbs").HELD_OUT_REGULAR) == 112),
     ("*swim*, *sing*, *ring* and *sit*",
-     lambda: set(importlib.import_module("tempnets.verbs").IRREGULAR[10].split()) == {"swim", "sing", "ring", "sit"}),
+     lambda: set(importlib.import_module("tempnets.tasks.verbs").IRREGULAR[10].split()) == {"swim", "sing", "ring", "sit"}),
     ("S's weights uniform in $[-0.1, 0.1]$",
      lambda: importlib.import_module("tempnets.chapters.fast_weights").PAPER["init_range"] == 0.1),
     ("the squash (7) with $T = 10$",
@@ -274,26 +274,26 @@ FACTS = [
     ("a 1000-step window is reported beside the paper's 100",
      lambda: importlib.import_module("tempnets.chapters.fast_weights").LONG_RUN == 1000),
     ("A, B and C each come with probability 1/3",
-     lambda: _default(importlib.import_module("tempnets.streams").random_flipflop, "p") == (1 / 3,) * 3),
+     lambda: _default(importlib.import_module("tempnets.tasks.streams").random_flipflop, "p") == (1 / 3,) * 3),
     ("So S has 4 outputs",
-     lambda: importlib.import_module("tempnets.fast_weights").FastWeightNet(3, 3, 1, interface="from-to").n_s_out == 4),
+     lambda: importlib.import_module("tempnets.models.fast_weights").FastWeightNet(3, 3, 1, interface="from-to").n_s_out == 4),
     ("Each random input is on with probability 0.5",
-     lambda: _default(importlib.import_module("tempnets.streams").random_parking, "p_distractor") == 0.5),
+     lambda: _default(importlib.import_module("tempnets.tasks.streams").random_parking, "p_distractor") == 0.5),
     ("Asked with probability 0.5 at every step (`p_query`)",
-     lambda: _default(importlib.import_module("tempnets.streams").random_parking, "p_query") == 0.5),
+     lambda: _default(importlib.import_module("tempnets.tasks.streams").random_parking, "p_query") == 0.5),
     ("with 3 units for the flip-flop and 5 for car parking",
      lambda: (lambda b: b["flipflop"]["n_units"] == 3 and b["parking"]["n_units"] == 5)(
          importlib.import_module("tempnets.chapters.fast_weights").BASELINE)),
     ("Initial decays uniform in $(0.5, 0.95)$",
-     lambda: _default(importlib.import_module("tempnets.tkrnn").init_params, "lam_range") == (0.5, 0.95)),
+     lambda: _default(importlib.import_module("tempnets.models.tkrnn").init_params, "lam_range") == (0.5, 0.95)),
     ("clipped to a global norm of 1.0",
-     lambda: importlib.import_module("tempnets.optim").OptimConfig().clip_norm == 1.0),
+     lambda: importlib.import_module("tempnets.training.optim").OptimConfig().clip_norm == 1.0),
     ("a learning rate of $10^{-3}$ by default",
-     lambda: importlib.import_module("tempnets.optim").OptimConfig().learning_rate == 1e-3),
+     lambda: importlib.import_module("tempnets.training.optim").OptimConfig().learning_rate == 1e-3),
     ("TKRNN$^{+n}$ with $n = 2$",
      lambda: "TKRNN+2" in importlib.import_module("tempnets.chapters.temporal_kernels").MODELS),
     ("whose bias starts at 1",
-     lambda: _default(importlib.import_module("tempnets.rnn_baselines").lstm_init, "forget_bias") == 1.0),
+     lambda: _default(importlib.import_module("tempnets.models.rnn_baselines").lstm_init, "forget_bias") == 1.0),
     ("at least 99% of strings recalled perfectly",
      lambda: importlib.import_module("tempnets.chapters.temporal_kernels").CRITERION == 0.99),
     ("change by at most 1% of their range per step",

@@ -1,5 +1,5 @@
 """Binder sessions start warm (issue 35, item 3): ``postBuild`` compiles the chapters' kernels
-into numba's cache while the image is built (``python -m tempnets.bookconfig warm``)."""
+into numba's cache while the image is built (``python -m tempnets.chapters.warm_up``)."""
 
 import importlib
 import os
@@ -42,14 +42,14 @@ def cached_kernels() -> set[str]:
 
 def test_postbuild_warms_the_cache_after_installing():
     lines = (ROOT / "postBuild").read_text().splitlines()
-    assert lines.index("pip install --no-deps -e .") < lines.index("python -m tempnets.bookconfig warm")
+    assert lines.index("pip install --no-deps -e .") < lines.index("python -m tempnets.chapters.warm_up")
 
 
 @pytest.mark.long  # a minute or two of compiling: make test-long (.ci/run runs it)
 @pytest.mark.timeout(1800)
 def test_the_warm_up_compiles_every_kernel_called_from_python(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-m", "tempnets.bookconfig", "warm"], env=env, cwd=tmp_path,
+    done = subprocess.run([sys.executable, "-m", "tempnets.chapters.warm_up"], env=env, cwd=tmp_path,
                           capture_output=True, text=True, timeout=1200)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "compiled serial recall" in done.stdout
@@ -58,4 +58,4 @@ def test_the_warm_up_compiles_every_kernel_called_from_python(tmp_path):
     kernels = cached_kernels()
     assert CALLED_FROM_KERNELS_ONLY <= kernels, "a kernel listed as inlined-only no longer exists"
     missing = kernels - CALLED_FROM_KERNELS_ONLY - indexed
-    assert not missing, f"the warm-up (tempnets.bookconfig.warm_numba_cache) compiles none of {sorted(missing)}"
+    assert not missing, f"the warm-up (tempnets.chapters.warm_up.warm_numba_cache) compiles none of {sorted(missing)}"

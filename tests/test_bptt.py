@@ -1,13 +1,13 @@
-"""The learning rules (tempnets.bptt) against the slow reference, the exact gradient and
+"""The learning rules (tempnets.models.bptt) against the slow reference, the exact gradient and
 brute-force truncated sums."""
 
 import numpy as np
 import pytest
 
 import reference_srn as ref
-from tempnets.gradcheck import GradientCheckError, check_gradient
-from tempnets.srn import SRNParams
-from tempnets.training import TrainConfig, bptt_gradient, train_epochs
+from tempnets.models.gradcheck import GradientCheckError, check_gradient
+from tempnets.models.srn import SRNParams
+from tempnets.training.srn_trainers import TrainConfig, bptt_gradient, train_epochs
 
 SHAPES = [(5, 4), (5, 5), (5,), (4, 5), (4,)]  # n_in=4, n_hidden=5, n_out=4
 
@@ -256,7 +256,7 @@ def test_pa_all_attentive_equals_bptt():
 
 
 def test_pa_unit_weights_frozen_and_activation_held_when_inattentive():
-    from tempnets.srn import srn_forward
+    from tempnets.models.srn import srn_forward
 
     p = ref.random_params(61)
     string = ref.random_strings(62, 1, lo=12, hi=12)[0]
@@ -292,9 +292,9 @@ def test_pa_unit_weights_frozen_and_activation_held_when_inattentive():
 
 @pytest.mark.parametrize("h,reset", [(2, True), (3, False), (5, True)])
 def test_fused_online_kernel_equals_general_kernel(h, reset, monkeypatch):
-    """h' = 1 runs a fused kernel (tempnets.bptt._train_one_online); the general kernel
+    """h' = 1 runs a fused kernel (tempnets.models.bptt._train_one_online); the general kernel
     (_train_one) must give the same weights, and both match the reference."""
-    import tempnets.training as training
+    import tempnets.training.srn_trainers as training
 
     p = ref.random_params(70 + h)
     strings = ref.random_strings(71, 6, lo=4, hi=14)
@@ -315,9 +315,9 @@ def test_the_documented_exact_gradient_recipe_is_the_exact_gradient():
     which leaves out the first hidden step: 7.5e-2 off in W_ih)."""
     import re
 
-    import tempnets.bptt
+    import tempnets.models.bptt
 
-    doc = " ".join(tempnets.bptt.__doc__.split())
+    doc = " ".join(tempnets.models.bptt.__doc__.split())
     found = re.search(r"``h = ([^`]+)``, ``h' = ([^`]+)`` is one exact-gradient update per string",
                       doc)
     assert found, "the bptt docstring no longer states its exact-gradient recipe"

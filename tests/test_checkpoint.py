@@ -1,7 +1,7 @@
 """Issue 23, item 4: runs that survive interruption.
 
 A run interrupted (Ctrl-C) and resumed from its checkpoint must end with the same bits as a
-run never interrupted: :func:`tempnets.optim.train` first, then a whole ``python -m tempnets
+run never interrupted: :func:`tempnets.training.optim.train` first, then a whole ``python -m tempnets
 reproduce tk-serial-recall`` interrupted by SIGINT in a subprocess and resumed.
 """
 
@@ -16,10 +16,16 @@ import sys
 import numpy as np
 import pytest
 
-from tempnets import experiments, optim, rnn_baselines, sequences, tkrnn
+from tempnets.book import experiments
+
+from tempnets.training import optim
+
+from tempnets.models import rnn_baselines, tkrnn
+
+from tempnets.tasks import sequences
 from tempnets.__main__ import main
 from tempnets.chapters import temporal_kernels as tk
-from tempnets.checkpoint import IDENTITY, check_checkpoint, open_checkpoint, read_value
+from tempnets.training.checkpoint import IDENTITY, check_checkpoint, open_checkpoint, read_value
 
 TASK = sequences.SerialRecall(4, 2, (1, 4))
 TINY = tk.Sizes(3, 2, (1, 3), 6, 8, 40, 1e-2, 2, 10, (1, 3, 50), 20)
@@ -161,7 +167,7 @@ def test_finished_networks_are_saved_whole_and_not_trained_again(tmp_path, monke
 
 SCRIPT = """\
 import os, signal, sys
-from tempnets import checkpoint
+from tempnets.training import checkpoint
 from tempnets.chapters import temporal_kernels as tk
 from tempnets.__main__ import _exit, main
 tk.SIZES["book"] = tk.Sizes(*{sizes!r})

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from tempnets import checks
+from tempnets._numerics import checks
 
 
 def test_count_accepts_integers_and_names_what_is_wrong():

@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from tempnets import checks  # noqa: E402
+from tempnets._numerics import checks  # noqa: E402
 
 
 def test_instance():

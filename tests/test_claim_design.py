@@ -5,8 +5,8 @@ import math
 
 import pytest
 
-from tempnets import claims as C
-from tempnets import intervals as I
+from tempnets.book import claims as C
+from tempnets.book import intervals as I
 
 
 def test_intervals_carry_their_design_and_stay_plain_tuples():

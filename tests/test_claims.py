@@ -1,7 +1,7 @@
 import pytest
 
-from tempnets import claims
-from tempnets.claims import Claim, ClaimFailed, ClaimsTable
+from tempnets.book import claims
+from tempnets.book.claims import Claim, ClaimFailed, ClaimsTable
 
 
 @pytest.mark.parametrize("check, paper, ours, expected", [
@@ -81,7 +81,7 @@ def test_tolerance_checks_need_a_numeric_paper_value():
 
 
 def test_check_must_be_a_check():
-    with pytest.raises(TypeError, match="tempnets.claims.Check"):
+    with pytest.raises(TypeError, match="tempnets.book.claims.Check"):
         Claim("x", "§1", 1.0, 1.0, 0.1)
 
 
@@ -93,7 +93,7 @@ def test_bad_tolerances_are_rejected(make):
 
 
 def test_a_recorded_table_keeps_its_verdicts_and_still_verifies(tmp_path):
-    from tempnets import experiments
+    from tempnets.book import experiments
 
     live = table_with(20.0, expected=False)  # PA final does not hold, and says so
     live.add("SRN embed %", "Figure 4.2", 98.6, 90.0, claims.within(5.0))  # FAILS
@@ -118,7 +118,7 @@ def test_a_recorded_table_keeps_its_verdicts_and_still_verifies(tmp_path):
 def test_html_rows_are_coloured_by_verdict_with_a_legend():
     import re
 
-    from tempnets.claims_view import VERDICTS
+    from tempnets.book.claims_view import VERDICTS
     t = table_with(20.0, expected=False)             # SRN row holds, PA row is reported as not holding
     t.add("embed %", "Figure 4.2", 94.8, 50.0, claims.within(5.0))   # fails against the chapter
     page = t._repr_html_()
@@ -131,7 +131,7 @@ def test_html_rows_are_coloured_by_verdict_with_a_legend():
 
 
 def test_an_interval_across_the_threshold_is_inconclusive():
-    from tempnets.claims import Claim, ClaimsTable, at_least, between, within
+    from tempnets.book.claims import Claim, ClaimsTable, at_least, between, within
 
     on = Claim("solved more often", "§5", None, 0.5, at_least(0.5), True, interval=(0.24, 0.76))
     assert on.holds is None and on.verdict == "INCONCLUSIVE (stated: holds)" and not on.as_expected
@@ -158,7 +158,7 @@ def test_an_interval_across_the_threshold_is_inconclusive():
 
 
 def test_the_robustness_column():
-    from tempnets.claims import ClaimsTable, at_least
+    from tempnets.book.claims import ClaimsTable, at_least
 
     table = ClaimsTable("t")
     table.add("a", "s", None, 0.9, at_least(0.5))
@@ -169,7 +169,7 @@ def test_the_robustness_column():
 
 
 def test_bad_intervals_and_expectations_are_refused():
-    from tempnets.claims import Claim, at_least, is_true
+    from tempnets.book.claims import Claim, at_least, is_true
 
     with pytest.raises(ValueError, match="low <= high"):
         Claim("x", "s", None, 0.5, at_least(0.5), True, interval=(0.8, 0.2)).holds
@@ -180,8 +180,8 @@ def test_bad_intervals_and_expectations_are_refused():
 
 
 def test_a_claim_whose_control_failed_is_not_tested():
-    from tempnets.claims import Claim, ClaimsTable, at_least
-    from tempnets.experiments import outcome_counts
+    from tempnets.book.claims import Claim, ClaimsTable, at_least
+    from tempnets.book.experiments import outcome_counts
 
     why = "the LSTM, the control, solved no string"
     # the value would fail the check: not tested is not "does not hold", and is never asserted
@@ -192,7 +192,7 @@ def test_a_claim_whose_control_failed_is_not_tested():
     assert c.holds is None and c.verdict == f"not tested: {why}" and c.as_expected
     assert "not tested: the LSTM" in str(table)  # (text columns are cut at 40 characters)
     page = table._repr_html_()
-    from tempnets.claims_view import VERDICTS
+    from tempnets.book.claims_view import VERDICTS
     assert page.count(VERDICTS["not tested"][1]) == 2  # its row and the legend
     assert "control learned nothing" in page
     assert "control learned nothing" not in ClaimsTable("u", table.claims[1:])._repr_html_()
@@ -214,8 +214,8 @@ def test_a_claim_whose_control_failed_is_not_tested():
 # ----------------------------------------------------------------------------- why inconclusive
 
 def test_an_inconclusive_row_says_how_far_its_threshold_is_and_what_would_decide_it():
-    from tempnets import intervals
-    from tempnets.claims import ClaimsTable, at_least, at_most
+    from tempnets.book import intervals
+    from tempnets.book.claims import ClaimsTable, at_least, at_most
 
     t = ClaimsTable("why")
     # a mean of 20 networks, 22 [13.5, 30.5] against <= 30: 8 from it, reach 8.5 -> about 23 runs
@@ -251,7 +251,7 @@ def test_an_inconclusive_row_says_how_far_its_threshold_is_and_what_would_decide
 
 
 def test_screens_are_a_kind_shown_and_counted_apart():
-    from tempnets.claims import SCREENS, ClaimsTable, at_least
+    from tempnets.book.claims import SCREENS, ClaimsTable, at_least
 
     t = ClaimsTable("screen")
     t.add("replication", "s", None, 1.0, at_least(0.5))
@@ -266,7 +266,7 @@ def test_screens_are_a_kind_shown_and_counted_apart():
 
 
 def test_a_book_scale_table_shows_each_rows_verdict_at_paper_scale():
-    from tempnets.claims import ClaimsTable, at_least
+    from tempnets.book.claims import ClaimsTable, at_least
 
     t = ClaimsTable("book")
     t.add("decided later", "s", None, 50.0, at_least(40), expected=None, interval=(30.0, 70.0))

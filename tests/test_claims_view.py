@@ -1,4 +1,4 @@
-"""The claims table as a reader sees it (issue 34, items 11-12): tempnets.claims_view."""
+"""The claims table as a reader sees it (issue 34, items 11-12): tempnets.book.claims_view."""
 
 import html
 import math
@@ -7,9 +7,9 @@ import re
 import numpy as np
 import pytest
 
-from tempnets import claims as C
-from tempnets import intervals as I
-from tempnets.claims_view import VERDICTS, forest_plot, forest_svg, math_html, number_html, verdict_key
+from tempnets.book import claims as C
+from tempnets.book import intervals as I
+from tempnets.book.claims_view import VERDICTS, forest_plot, forest_svg, math_html, number_html, verdict_key
 
 INF = math.inf
 
@@ -157,8 +157,8 @@ def test_steps_histogram_counts_whole_runs():
 @pytest.mark.parametrize("eid", ["gsm-problem3", "fw-parking", "tk-serial-recall"])
 def test_the_html_counts_what_the_scorecard_counts(eid):
     """The verdicts the page shows, counted from its rows, equal the scorecard's counts of the
-    same re-derived record (tempnets.scorecard.table_counts reads the verdict words)."""
-    from tempnets import experiments, scorecard
+    same re-derived record (tempnets.book.scorecard.table_counts reads the verdict words)."""
+    from tempnets.book import experiments, scorecard
 
     table = experiments.rederive(f"paper_scale/{eid}.json")[0].claims
     shown = re.findall(r"<tr class='tnc-v-([a-z-]+)'", table._repr_html_())
@@ -177,14 +177,14 @@ def test_small_and_large_numbers_read_plainly():
 
 
 def test_what_is_not_a_table_is_refused_in_one_line():
-    from tempnets.claims_view import to_html, value_html
-    with pytest.raises(TypeError, match="table must be a tempnets.claims.ClaimsTable, got list"):
+    from tempnets.book.claims_view import to_html, value_html
+    with pytest.raises(TypeError, match="table must be a tempnets.book.claims.ClaimsTable, got list"):
         to_html([])
-    with pytest.raises(TypeError, match="table must be a tempnets.claims.ClaimsTable"):
+    with pytest.raises(TypeError, match="table must be a tempnets.book.claims.ClaimsTable"):
         forest_plot({"a": 1})
-    with pytest.raises(TypeError, match="claim must be a tempnets.claims.Claim, got str"):
+    with pytest.raises(TypeError, match="claim must be a tempnets.book.claims.Claim, got str"):
         value_html("236")
-    with pytest.raises(TypeError, match="claim must be a tempnets.claims.Claim"):
+    with pytest.raises(TypeError, match="claim must be a tempnets.book.claims.Claim"):
         verdict_key(None)
 
 
@@ -199,7 +199,7 @@ def test_a_verdict_against_the_text_still_says_why_it_was_not_tested():
 def test_interval_header_says_the_level_a_sequential_design_used():
     """A record whose intervals are at 1 - 0.05/K (a sequential design) must not be headed
     "95% interval"; each row's test names its level."""
-    from tempnets import claims_view
+    from tempnets.book import claims_view
 
     def table(level):
         t = C.ClaimsTable("t")

@@ -6,7 +6,7 @@ import sys
 import numpy as np
 import pytest
 
-from tempnets import experiments
+from tempnets.book import experiments
 from tempnets.__main__ import main
 
 EARLIER = '{"id": "gsm-reber-count", "command": "python -m tempnets reproduce gsm-reber-count", "earlier": "record"}\n'
@@ -60,7 +60,7 @@ def test_reproduce_prints_the_table_and_writes_the_record(tmp_path, capsys):
 
 
 def test_reproduce_exits_1_when_a_claim_is_not_as_stated(monkeypatch, tmp_path, capsys):
-    from tempnets import claims
+    from tempnets.book import claims
 
     def runner(scale, seed, jobs, progress):
         t = claims.ClaimsTable("broken")
@@ -78,7 +78,8 @@ def test_reproduce_exits_1_when_a_claim_is_not_as_stated(monkeypatch, tmp_path, 
 
 
 def test_perturb_multiplies_every_initial_weight(monkeypatch, tmp_path):
-    from tempnets import claims, srn, tkrnn
+    from tempnets.book import claims
+    from tempnets.models import srn, tkrnn
 
     seen = {}
 
@@ -105,7 +106,7 @@ def test_perturb_multiplies_every_initial_weight(monkeypatch, tmp_path):
 
 
 def test_robustness_counts_each_outcome_per_claim(monkeypatch, tmp_path, capsys):
-    from tempnets import claims
+    from tempnets.book import claims
 
     def runner(scale, seed, jobs, progress, trained=None):
         t = claims.ClaimsTable("t")
@@ -204,7 +205,7 @@ def test_a_full_disk_leaves_the_earlier_record_whole(tmp_path):
 
 
 def test_the_record_holds_the_real_thread_count_and_a_portable_command(tmp_path):
-    from tempnets.experiments import threads_used
+    from tempnets.book.experiments import threads_used
 
     out = tmp_path / "r.json"
     assert main(["reproduce", "gsm-reber-count", "--jobs", "1000", "--out", str(out)]) == 0
@@ -216,7 +217,7 @@ def test_the_record_holds_the_real_thread_count_and_a_portable_command(tmp_path)
 
 
 def test_the_commit_is_recorded_only_from_this_projects_checkout(tmp_path):
-    from tempnets.experiments import _commit
+    from tempnets.book.experiments import _commit
 
     def git(*args):
         subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)

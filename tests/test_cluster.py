@@ -20,7 +20,7 @@ import time
 
 import pytest
 
-from tempnets import cluster, experiments
+from tempnets.book import cluster, experiments
 from tempnets.__main__ import main
 from tempnets.chapters import fast_weights as fw
 from tempnets.chapters import temporal_kernels as tk
@@ -268,7 +268,7 @@ def test_without_dask_cluster_says_how_to_install_it(tmp_path, monkeypatch, caps
 
 
 def test_nothing_but_the_cluster_module_imports_dask():
-    code = ("import sys, tempnets, tempnets.__main__, tempnets.experiments, tempnets.cluster, "
+    code = ("import sys, tempnets, tempnets.__main__, tempnets.book.experiments, tempnets.book.cluster, "
             "tempnets.chapters.temporal_kernels; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

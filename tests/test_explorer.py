@@ -1,4 +1,4 @@
-"""Tests of tempnets.explorer (static state figure and the widget)."""
+"""Tests of tempnets.book.explorer (static state figure and the widget)."""
 
 import matplotlib
 
@@ -7,8 +7,10 @@ matplotlib.use("Agg")
 import numpy as np
 import pytest
 
-from tempnets import explorer, grammars
-from tempnets.srn import init_params, srn_forward
+from tempnets.book import explorer
+
+from tempnets.tasks import grammars
+from tempnets.models.srn import init_params, srn_forward
 
 
 def test_string_states_match_forward_pass():

@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 import reference_fast_weights as ref
-from tempnets import fast_weights as fw
-from tempnets.gradcheck import check_gradient, relative_error
-from tempnets.training import DivergenceError
+from tempnets.models import fast_weights as fw
+from tempnets.models.gradcheck import check_gradient, relative_error
+from tempnets.training.srn_trainers import DivergenceError
 
 CASES = [("per-weight", "logistic"), ("from-to", "logistic"),
          ("per-weight", "none"), ("from-to", "none")]

@@ -7,9 +7,11 @@ import pytest
 
 matplotlib.use("Agg")
 
-from tempnets import experiments, fast_weights as fw  # noqa: E402
+from tempnets.book import experiments
+
+from tempnets.models import fast_weights as fw  # noqa: E402
 from tempnets.chapters import fast_weights as ch  # noqa: E402
-from tempnets.selfcheck import CheckFailed  # noqa: E402
+from tempnets.book.selfcheck import CheckFailed  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -125,7 +127,7 @@ def test_figures_draw():
 
 
 def test_interval_helpers():
-    from tempnets import intervals
+    from tempnets.book import intervals
 
     assert intervals.share_note(17, 18) == "95% interval: Wilson, 17 of 18 runs"
     assert list(ch._steps([120, -1, 0, 3000])) == [120, np.inf, np.inf, 3000]
@@ -199,7 +201,7 @@ def test_a_claim_about_no_runs_is_a_row_shown_as_not_tested(small):
 
 
 def test_share_of_no_runs_is_not_tested():
-    from tempnets import claims, intervals
+    from tempnets.book import claims, intervals
 
     half = claims.at_least(50.0)
     assert ch._share_of(3, 4, True, "why", half) == {"ours": 75.0, "interval": intervals.percent(3, 4),
@@ -226,7 +228,7 @@ def test_recorded_weights_and_latch_temperature_are_checked():
 def test_the_literal_reading_counts_unasked_steps_as_right():
     """Car parking's two readings of "100 time steps in a row": a life on which F is never asked
     meets the literal one after 100 steps with an untrained network, and never the scored one."""
-    from tempnets import streams
+    from tempnets.tasks import streams
 
     life = "d" * 5 + ("2" + "b" * 6 + "d" * 3) * 20
     st = streams.parking(life, query=np.zeros(len(life)))

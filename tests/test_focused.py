@@ -1,13 +1,13 @@
-"""tempnets.focused: the trace gradient is BPTT is the gradient; training is Mozer's rule."""
+"""tempnets.models.focused: the trace gradient is BPTT is the gradient; training is Mozer's rule."""
 
 import numpy as np
 import pytest
 
 from reference_focused import loss, naive_train_step, readable_traces, unrolled_bptt
-from tempnets import focused as F
-from tempnets import focused_training as T
-from tempnets.gradcheck import check_gradient
-from tempnets.training import DivergenceError
+from tempnets.models import focused as F
+from tempnets.training import focused_training as T
+from tempnets.models.gradcheck import check_gradient
+from tempnets.training.srn_trainers import DivergenceError
 
 FOCUSED_PARTS = ("W_in", "b_c", "d", "z", "W_out", "b_o")
 FULL_PARTS = ("W_in", "b_c", "W_cc", "W_out", "b_o")
@@ -185,7 +185,7 @@ def test_divergence_stops_training():
 
 
 def test_zero_output_score_is_what_a_silent_network_scores():
-    from tempnets import verbs as V
+    from tempnets.tasks import verbs as V
     quantised = T.FocusedConfig(score="quantised", feedback=3)
     for delay, zero_share in ((1, 4 / 7), (4, 7 / 10)):
         seqs = V.reproduction_task(delay)

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from tempnets import experiments
+from tempnets.book import experiments
 from tempnets.chapters import focused_backprop as fb
-from tempnets.selfcheck import CheckFailed
+from tempnets.book.selfcheck import CheckFailed
 
 SMALL = {"mozer-dear": fb.Sizes(6, 300), "mozer-verbs": fb.Sizes(3, 100), "mozer-reversed": fb.Sizes(3, 100),
          "mozer-reproduce": fb.Sizes(3, 100, 150), "mozer-large-verbs": fb.Sizes(2, 30)}
@@ -142,7 +142,7 @@ def test_unfolded_network_draws_both_views():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from tempnets import plots
+    from tempnets.book import plots
     fig, (a, b) = plt.subplots(1, 2)
     deep = plots.unfolded_network(5, focused=False, ax=a)
     wide = plots.unfolded_network(5, focused=True, ax=b)
@@ -183,7 +183,7 @@ def test_claims_over_runs_carry_intervals_and_are_inconclusive_when_they_straddl
     import json
     from pathlib import Path
 
-    from tempnets import intervals, sequential
+    from tempnets.book import intervals, sequential
 
     path = Path(__file__).resolve().parents[1] / "book" / "paper_scale" / "mozer-reproduce.json"
     data = json.loads(path.read_text(encoding="utf-8"))["data"]
@@ -212,7 +212,7 @@ def test_delay4_counts_are_shares_of_runs_not_counts_of_the_papers_15():
     """The paper's 12 of 15 and its margin of 3 runs are shares (80%, 20 points): the same share
     of more runs narrows the interval and can decide, where a count compared with the paper's
     count would move with the number of runs."""
-    from tempnets import intervals
+    from tempnets.book import intervals
 
     def crit(k, n):
         return [100] * k + [-1] * (n - k)
@@ -394,7 +394,7 @@ def test_the_plans_start_at_the_fixed_records_and_look_twice():
 def test_design_stops_when_every_watched_claim_is_decided_or_at_the_cap(monkeypatch):
     """fb._run_conditions: at book scale the fixed runs, one look at 95%; at paper scale the plan's
     looks, stopping at the first look where the share is decided, or at the cap when it never is."""
-    from tempnets import claims, intervals, sequential
+    from tempnets.book import claims, intervals, sequential
 
     def table(data, level):
         t = claims.ClaimsTable("t")
@@ -438,7 +438,7 @@ def test_paper_scale_runs_by_its_plan_states_it_and_rederives(monkeypatch, exp, 
     """A paper-scale run (a tiny plan): the data say the rule, n and why it stopped; every interval
     is at the plan's level; network k is the same whatever the design and however the runs are cut
     into pieces (book scale: the first runs, trained at once)."""
-    from tempnets import intervals, sequential
+    from tempnets.book import intervals, sequential
 
     small = SMALL[exp]
     monkeypatch.setitem(fb.SIZES, exp, {"book": fb.Sizes(2, small.epochs, small.epochs_delay4),
@@ -467,8 +467,8 @@ def test_paper_scale_runs_by_its_plan_states_it_and_rederives(monkeypatch, exp, 
 def test_a_paper_scale_run_resumes_from_its_checkpoint(monkeypatch, tmp_path):
     """Every piece of every condition is kept in the checkpoint: run again from it, nothing is
     trained and the data are the same."""
-    from tempnets import sequential
-    from tempnets.checkpoint import Checkpoint
+    from tempnets.book import sequential
+    from tempnets.training.checkpoint import Checkpoint
 
     monkeypatch.setitem(fb.SIZES, "mozer-reproduce", {"paper": fb.Sizes(2, 100, 150)})
     monkeypatch.setitem(fb.PLANS, "mozer-reproduce", sequential.Plan(2, 2, 4))
@@ -489,7 +489,7 @@ def test_a_paper_scale_run_resumes_from_its_checkpoint(monkeypatch, tmp_path):
 def test_the_large_verbs_run_by_its_plan_rederives_and_keeps_network_k(monkeypatch):
     """mozer-large-verbs at paper scale (a tiny plan): runs are added by the design, every
     interval is at its level, the record re-derives, and network k is the book scale's."""
-    from tempnets import sequential
+    from tempnets.book import sequential
 
     small = SMALL["mozer-large-verbs"]
     monkeypatch.setitem(fb.SIZES, "mozer-large-verbs", {s: fb.Sizes(2, small.epochs) for s in ("book", "paper")})

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from tempnets.gradcheck import (GradientCheckError, check_directional, check_gradient,
+from tempnets.models.gradcheck import (GradientCheckError, check_directional, check_gradient,
                                 numerical_gradient, relative_error)
 
 

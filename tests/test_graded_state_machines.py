@@ -5,9 +5,11 @@ import json
 import numpy as np
 import pytest
 
-from tempnets import claims, grammars, metrics
+from tempnets.book import claims
+
+from tempnets.tasks import grammars, metrics
 from tempnets.chapters import graded_state_machines as gsm
-from tempnets.srn import init_params
+from tempnets.models.srn import init_params
 
 
 def test_random_sequences_shape_and_alphabet():
@@ -302,7 +304,7 @@ def test_problem3_claims_rederive_from_the_recorded_paper_scale_run():
     the same values as recorded, and the chapter's per-scale expectations."""
     from pathlib import Path
 
-    from tempnets import experiments, intervals
+    from tempnets.book import experiments, intervals
 
     path = Path(__file__).resolve().parents[1] / "book" / "paper_scale" / "gsm-problem3.json"
     again, record = experiments.rederive(path)
@@ -458,7 +460,7 @@ def test_embedded_network_k_does_not_depend_on_how_many_are_trained(monkeypatch)
 
 
 def test_embedded_pieces_are_kept_in_the_checkpoint(tmp_path, monkeypatch):
-    from tempnets.checkpoint import open_checkpoint
+    from tempnets.training.checkpoint import open_checkpoint
 
     ck = open_checkpoint(tmp_path / "ck", {"test": "gsm-embedded"})
     first = gsm._embedded_networks(0, EMBEDDED_STRINGS, 0, 2, False, ck)
@@ -475,7 +477,7 @@ def test_embedded_pieces_are_kept_in_the_checkpoint(tmp_path, monkeypatch):
 def test_embedded_at_paper_scale_states_its_design_and_rederives(monkeypatch):
     """Paper scale (a tiny plan): the data say the rule, n and why it stopped; every claim's
     interval is at the plan's level (at book scale at 95%); re-derived from its data, the same."""
-    from tempnets import experiments, intervals, sequential
+    from tempnets.book import experiments, intervals, sequential
 
     plan = sequential.Plan(2, 2, 4)
     monkeypatch.setattr(gsm, "EMBEDDED_PLAN", plan)
@@ -504,7 +506,7 @@ def test_embedded_at_paper_scale_states_its_design_and_rederives(monkeypatch):
 def test_the_embedded_design_stops_when_its_claims_are_decided_or_at_the_cap(monkeypatch, decided):
     """The design adds networks only while a claim it watches is undecided (here the claims are
     replaced by one that is decided, or not, whatever the networks)."""
-    from tempnets import sequential
+    from tempnets.book import sequential
 
     monkeypatch.setattr(gsm, "EMBEDDED_PLAN", sequential.Plan(2, 2, 4))
     monkeypatch.setattr(gsm, "choose", lambda book, paper, scale: EMBEDDED_STRINGS)
@@ -534,7 +536,7 @@ def test_embedded_claims_rederive_from_the_recorded_paper_scale_run():
     design's level; its design is :data:`EMBEDDED_PLAN` (look 1: the earlier 60 networks)."""
     from pathlib import Path
 
-    from tempnets import experiments, intervals, sequential
+    from tempnets.book import experiments, intervals, sequential
 
     path = Path(__file__).resolve().parents[1] / "book" / "paper_scale" / "gsm-embedded.json"
     again, record = experiments.rederive(path)

@@ -20,8 +20,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 import grading_cheats as G  # noqa: E402
 
-from tempnets import assignments as A  # noqa: E402
-from tempnets import selfcheck  # noqa: E402
+from tempnets.book import assignments as A  # noqa: E402
+from tempnets.book import selfcheck  # noqa: E402
 
 ALL = os.environ.get("TEMPNETS_ALL_ASSIGNMENTS") == "1"
 QUICK = "checking_our_work"

@@ -1,10 +1,10 @@
-"""Tests for tempnets.grammars: languages, sampling contract and the papers' statistics."""
+"""Tests for tempnets.tasks.grammars: languages, sampling contract and the papers' statistics."""
 
 import numpy as np
 import pytest
 
-from tempnets import grammars as gr
-from tempnets.grammars import SERVAN_SCHREIBER_TRAINING, n_letters
+from tempnets.tasks import grammars as gr
+from tempnets.tasks.grammars import SERVAN_SCHREIBER_TRAINING, n_letters
 
 ALL = [gr.reber(), gr.embedded_reber(), gr.long_embedded_reber(), gr.time_varying_embedded_reber(),
        gr.embedded_subgrammar(True), gr.embedded_subgrammar(False)]

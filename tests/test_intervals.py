@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from tempnets import intervals as I
+from tempnets.book import intervals as I
 
 
 def test_wilson_interval_published_values():

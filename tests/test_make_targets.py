@@ -39,7 +39,7 @@ def test_make_test_runs_on_every_core_and_make_test_long_runs_the_rest():
 
 def test_make_test_long_collects_the_perturbation_checks():
     """-m long and -m "not long" split the tests in two; test-long must not collect nothing."""
-    from tempnets.experiments import EXPERIMENTS
+    from tempnets.book.experiments import EXPERIMENTS
 
     long = _collected("-m", "long", "tests/test_perturbation.py", "tests/test_book_warm_start.py")
     perturbation = {t for t in long if "test_every_verdict_survives" in t}

@@ -1,10 +1,10 @@
-"""Tests for tempnets.metrics with hand-built activations."""
+"""Tests for tempnets.tasks.metrics with hand-built activations."""
 
 import numpy as np
 import pytest
 
-from tempnets import grammars as gr
-from tempnets import metrics as mt
+from tempnets.tasks import grammars as gr
+from tempnets.tasks import metrics as mt
 
 
 def ideal(g, s):
@@ -158,7 +158,7 @@ def test_indicator_position():
     # the time-varying grammar in the thesis's framing (no inner B): after the X...XV run
     assert mt.indicator_position("BXXVTTXSTE") == 4
     assert mt.indicator_position("BVPPVVPE") == 2
-    from tempnets.grammars import thesis_embedded_reber
+    from tempnets.tasks.grammars import thesis_embedded_reber
     g = thesis_embedded_reber(time_varying=True)
     for s in g.sample(200, 3):
         i = mt.indicator_position(s)

@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tempnets import claims as C
-from tempnets import experiments
-from tempnets import verbs as V
+from tempnets.book import claims as C
+from tempnets.book import experiments
+from tempnets.tasks import verbs as V
 from tempnets.chapters import focused_backprop as fb
 from tempnets.chapters import mozer_rates as mr
 

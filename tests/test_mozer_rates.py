@@ -5,8 +5,8 @@ seeds that measure, and bad input is refused with a message naming the argument.
 import numpy as np
 import pytest
 
-from tempnets import experiments
-from tempnets import focused as F
+from tempnets.book import experiments
+from tempnets.models import focused as F
 from tempnets.chapters import focused_backprop as fb
 from tempnets.chapters import mozer_rates as mr
 
@@ -117,7 +117,7 @@ def test_paper_scale_measures_by_its_plan_states_it_and_rederives(monkeypatch):
     """A paper-scale run (a tiny plan and grid): the search is made once, the measuring runs grow
     by the plan; the data say the rule, n and why it stopped; every interval is at the plan's
     level; measuring run k is the same network whatever the design (the book scale's first runs)."""
-    from tempnets import sequential
+    from tempnets.book import sequential
 
     sizes = mr.RateSizes(select_runs=2, runs=2, verbs_epochs=60, delay1_epochs=80, delay4_epochs=80)
     monkeypatch.setitem(mr.RATE_SIZES, "paper", sizes)

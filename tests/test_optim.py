@@ -3,8 +3,8 @@ import math
 import numpy as np
 import pytest
 
-from tempnets import optim
-from tempnets.optim import (DivergenceError, OptimConfig, adam_init, adam_step,
+from tempnets.training import optim
+from tempnets.training.optim import (DivergenceError, OptimConfig, adam_init, adam_step,
                             clip_by_global_norm, train)
 
 

@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pytest
 
-from tempnets import metrics
+from tempnets.tasks import metrics
 from tempnets.chapters import periodically_attentive_units as pa
 
 from test_periodically_attentive_units import TINY, tiny  # noqa: F401 (the chapter tests' tiny sizes)
@@ -79,7 +79,7 @@ def test_scores_of_an_encoded_test_set_are_those_of_the_metrics():
                              tests={"original": (strings, g)}, progress=False)
     p = pa.params_from_data(net)
     s = pa.score(p, strings, g, pa.condition_config("PA"))
-    from tempnets.srn import srn_forward
+    from tempnets.models.srn import srn_forward
     y, off = srn_forward(p.stack(), [g.encode(x) for x in strings],
                          **pa._attention(pa.condition_config("PA")))
     e, f = metrics.embed_final_many(y, strings, g, off)

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from tempnets.chapters import periodically_attentive_units as pa
-from tempnets.claims import ClaimsTable
-from tempnets.experiments import Result, outcome_counts
-from tempnets.grammars import embedded_reber, n_letters, reber
-from tempnets.training import TrainConfig, train_online
+from tempnets.book.claims import ClaimsTable
+from tempnets.book.experiments import Result, outcome_counts
+from tempnets.tasks.grammars import embedded_reber, n_letters, reber
+from tempnets.training.srn_trainers import TrainConfig, train_online
 
 TINY = {k: {"book": pa.Sizes(2, 400, 200, 50), "paper": pa.Sizes(2, 400, 200, 50)}
         for k in pa.SIZES}
@@ -65,7 +65,7 @@ def test_complementary_pairs_differ_only_in_the_indicator():
 
 
 def test_hidden_differences_zero_for_identical_networks_on_one_string():
-    from tempnets.srn import init_params
+    from tempnets.models.srn import init_params
     p = init_params(7, 15, 7, rng=0, n_networks=2)
     d = pa.hidden_differences(p, [("BPTXSPE", "BTTXSTE")], TrainConfig())
     assert d["avg_sum"].shape == (2,) and np.all(d["avg_max"] <= d["avg_sum"])
@@ -74,8 +74,8 @@ def test_hidden_differences_zero_for_identical_networks_on_one_string():
 
 
 def test_score_matches_metrics_for_a_single_network():
-    from tempnets import metrics
-    from tempnets.srn import init_params, srn_forward
+    from tempnets.tasks import metrics
+    from tempnets.models.srn import init_params, srn_forward
     g = pa.thesis_embedded_reber()
     strings = pa.test_strings(g, 30, 0)
     p = init_params(7, 15, 7, r=1.0, rng=0)
@@ -206,7 +206,7 @@ def test_same_seed_same_result_and_jobs_do_not_matter(tiny):
 
 
 def test_activation_table_and_indicator_units():
-    from tempnets.srn import init_params
+    from tempnets.models.srn import init_params
     cfg = TrainConfig.pa()
     p = init_params(7, 15, 7, rng=3)
     txt = pa.activation_table(p, "BPPVVPE", cfg)
@@ -254,7 +254,7 @@ def test_claims_quote_the_thesis_as_printed_with_the_recomputed_mean_labelled():
     Figure 8.2: 83.3 where its rows average 88.2."""
     from pathlib import Path
 
-    from tempnets import experiments
+    from tempnets.book import experiments
 
     records = Path(__file__).resolve().parents[1] / "book" / "paper_scale"
     r85, _ = experiments.rederive(records / "pa-8.5.json")
@@ -310,7 +310,7 @@ def test_a_baseline_trained_for_figure_8_4_is_its_own_size_not_pa_8_1s(tiny, mon
 
 
 def test_a_recorded_run_is_rederived_with_the_current_claims(tiny, tmp_path):
-    from tempnets import experiments
+    from tempnets.book import experiments
 
     rec = experiments.reproduce("pa-4.2", scale="book", seed=3, progress=False)
     experiments.write_record(rec, tmp_path / "pa-4.2.json")
@@ -323,7 +323,7 @@ def test_a_recorded_run_is_rederived_with_the_current_claims(tiny, tmp_path):
 
 
 def test_paired_interval_is_the_t_interval_of_the_per_network_differences():
-    from tempnets import intervals
+    from tempnets.book import intervals
 
     a, b = np.array([40.0, 90.0, 10.0, 75.0]), np.array([5.0, 60.0, 12.0, 30.0])
     assert pa._paired(a, b) == intervals.mean(a - b)
@@ -334,7 +334,7 @@ def test_paired_interval_is_the_t_interval_of_the_per_network_differences():
 
 
 def test_smallest_mean_passes_only_when_every_condition_does():
-    from tempnets import claims, intervals
+    from tempnets.book import claims, intervals
 
     high, spread, low = [99.0, 100.0, 99.5], [90.0, 100.0, 99.0], [80.0, 82.0, 81.0]
     value, iv = pa._smallest_mean([high, spread])
@@ -350,7 +350,7 @@ def test_smallest_mean_passes_only_when_every_condition_does():
 
 
 def test_three_of_three_networks_cannot_show_most():
-    from tempnets import intervals
+    from tempnets.book import intervals
 
     assert intervals.percent(3, 3)[0] < 50.0  # why Figure 4.3's share is inconclusive at book scale
 
@@ -601,7 +601,7 @@ def test_statements_do_not_depend_on_the_seed(tiny):
 def test_an_interrupted_training_resumes_from_its_checkpoint_to_the_same_bits(tmp_path, monkeypatch):
     """Issue 32 item 5: a PA paper run is resumable; the weights and scores kept after each
     test continue to the result of a run never interrupted (same bits)."""
-    from tempnets.checkpoint import open_checkpoint
+    from tempnets.training.checkpoint import open_checkpoint
 
     sz = pa.Sizes(2, 600, 200, 20)
     g = pa._grammar("embedded")
@@ -670,7 +670,7 @@ def test_a_sequential_design_trains_networks_that_do_not_depend_on_the_looks(tin
     """Issue 32 item 4: pa-4.2's paper scale adds networks by its plan (PLANS).  Network ``k`` is
     the same as in a run of all the networks at once, every interval is at the plan's level,
     the design is recorded and re-derives, and pa-5.2 reads its networks at that level."""
-    from tempnets import sequential
+    from tempnets.book import sequential
     monkeypatch.setattr(pa, "PLANS", {"pa-4.2": sequential.Plan(2, 1, 4)})
     watched, undecided = [], sequential.undecided  # the design runs to its cap (looks at 2, 3 and 4), asking only about the watched rows
     monkeypatch.setattr(sequential, "undecided", lambda table, watch=None: watched.append(
@@ -711,7 +711,7 @@ def test_each_plan_starts_from_the_paper_scale_record():
 
 
 def test_figure_6_2_by_its_design_waits_for_every_row(tiny, monkeypatch):
-    from tempnets import sequential
+    from tempnets.book import sequential
     monkeypatch.setattr(pa, "PLANS", {"pa-6.2": sequential.Plan(2, 1, 3)})
     asked, undecided = [], sequential.undecided
     monkeypatch.setattr(sequential, "undecided", lambda table, watch=None: asked.append(watch) or ["never"])
@@ -728,7 +728,7 @@ def test_figure_8_4_by_its_design_trains_the_networks_it_compares_with(tiny, mon
     pa-8.1's own run) with the PA networks, and PA-BPTT(5,1), decided at the first look, only in
     the first group; network k is the same as in a run of all networks at once; the record
     re-derives without pa-8.1's."""
-    from tempnets import sequential
+    from tempnets.book import sequential
     monkeypatch.setattr(pa, "PLANS", {"pa-8.4": sequential.Plan(2, 1, 4)})
     asked, undecided = [], sequential.undecided
     monkeypatch.setattr(sequential, "undecided", lambda table, watch=None: asked.append(

@@ -20,7 +20,7 @@ import sys
 
 import pytest
 
-from tempnets.experiments import EXPERIMENTS
+from tempnets.book.experiments import EXPERIMENTS
 
 
 

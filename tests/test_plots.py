@@ -1,4 +1,4 @@
-"""Smoke tests for tempnets.plots (Agg backend): each figure draws the expected artists."""
+"""Smoke tests for tempnets.book.plots (Agg backend): each figure draws the expected artists."""
 
 import matplotlib
 
@@ -9,10 +9,10 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.patches import Circle, FancyArrowPatch, Rectangle  # noqa: E402
 
-from tempnets import analysis as an  # noqa: E402
-from tempnets import grammars as gr  # noqa: E402
-from tempnets import metrics as mt  # noqa: E402
-from tempnets import plots  # noqa: E402
+from tempnets.tasks import analysis as an  # noqa: E402
+from tempnets.tasks import grammars as gr  # noqa: E402
+from tempnets.tasks import metrics as mt  # noqa: E402
+from tempnets.book import plots  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

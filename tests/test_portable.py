@@ -5,7 +5,7 @@ different instruction set (``NUMBA_CPU_NAME=generic``: no AVX, no FMA, other
 vector widths), and numpy's BLAS runs another of OpenBLAS's kernels
 (``OPENBLAS_CORETYPE``), which must change nothing since no model uses BLAS.  Each
 runs in its own process with an empty numba cache (a cache compiled before a change
-to :mod:`tempnets.portable` would be stale: numba checks only the file of the function
+to :mod:`tempnets._numerics.portable` would be stale: numba checks only the file of the function
 it caches).
 """
 
@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 from reference_fma import fma32
-from tempnets import portable
-from tempnets import portable_math as pm
+from tempnets._numerics import portable
+from tempnets._numerics import portable_math as pm
 
 HERE = Path(__file__).parent
 
@@ -143,8 +143,8 @@ def test_float32_models_compute_in_float32():
     literal 1.0 in a formula would show up here."""
     import numba
 
-    from tempnets import rnn_baselines as rb
-    from tempnets import tkrnn
+    from tempnets.models import rnn_baselines as rb
+    from tempnets.models import tkrnn
 
     for kernel, args in {
         tkrnn._forward_states: "a2 b1 b1 a3 n a3 a3", tkrnn._backward_states: "a2 b1 a3 a3 n a3 a3",

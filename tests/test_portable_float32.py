@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from reference_fma import fma32
-from tempnets import portable_math as pm
-from tempnets.portable import _mul_add, _products_acc
+from tempnets._numerics import portable_math as pm
+from tempnets._numerics.portable import _mul_add, _products_acc
 
 
 @numba.njit

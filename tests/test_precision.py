@@ -1,7 +1,7 @@
 """Training in float32 follows training in float64.
 
 The serial-recall models (TKRNN, RNN, LSTM) compute in the precision of their
-parameters, and :func:`tempnets.optim.train` trains in float32 on request (about twice
+parameters, and :func:`tempnets.training.optim.train` trains in float32 on request (about twice
 as fast). Gradient checks stay in float64; these tests bound how far 200 float32 updates
 drift from the same 200 updates in float64, and show that float64 is unchanged by the
 in-place arithmetic that makes training allocation-free.
@@ -10,7 +10,11 @@ in-place arithmetic that makes training allocation-free.
 import numpy as np
 import pytest
 
-from tempnets import optim, rnn_baselines, sequences, tkrnn
+from tempnets.training import optim
+
+from tempnets.models import rnn_baselines, tkrnn
+
+from tempnets.tasks import sequences
 
 TASK = sequences.SerialRecall(8, 3, (2, 6))
 MODELS = {

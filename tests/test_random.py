@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from tempnets.random import as_generator, spawn
+from tempnets._numerics.random import as_generator, spawn
 
 
 def test_int_seed_is_reproducible():

@@ -1,4 +1,4 @@
-"""The serial-recall diagnostics (tempnets.recall_diagnostics) on made-up outputs, and on the
+"""The serial-recall diagnostics (tempnets.tasks.recall_diagnostics) on made-up outputs, and on the
 networks recorded in book/paper_scale/tk-serial-recall.json (the numbers of issue 33)."""
 
 from pathlib import Path
@@ -6,7 +6,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tempnets import experiments, recall_diagnostics as rd, sequences as sq, tkrnn
+from tempnets.book import experiments
+
+from tempnets.tasks import recall_diagnostics as rd, sequences as sq
+
+from tempnets.models import tkrnn
 from tempnets.chapters import temporal_kernels as tk
 from tempnets.chapters import tk_readings as tr
 

@@ -1,6 +1,6 @@
 """Issue 32 item 5: a committed record is written from a clean checkout.
 
-A record's ``commit`` (:func:`tempnets.experiments.reproduce`, :func:`~tempnets.experiments.robustness`)
+A record's ``commit`` (:func:`tempnets.book.experiments.reproduce`, :func:`~tempnets.book.experiments.robustness`)
 ends in ``-dirty`` when the package ran with local changes: the code that made the numbers is then
 in no commit, and nobody can repeat the run.  Every record in ``book/paper_scale/`` (the records and
 the ``.robustness.json`` ones) must name a clean commit, except those listed below, which were

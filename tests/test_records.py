@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tempnets import experiments, training
+from tempnets.book import experiments
+
+from tempnets.training import srn_trainers as training
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDS = sorted(p for p in (ROOT / "book" / "paper_scale").glob("*.json")
@@ -132,7 +134,7 @@ def test_rederive_finds_the_record_an_experiment_compares_with(tmp_path):
 
 def test_rederive_never_trains(tmp_path, monkeypatch):
     """A runner that would train (its record lacks what it needs) is an error naming the file."""
-    from tempnets import claims
+    from tempnets.book import claims
 
     def runner(scale, seed, jobs, progress, trained=None):
         training.train_online(None, 10)  # what a runner does when `trained` is not enough
@@ -282,7 +284,7 @@ def test_records_are_written_as_standard_json(tmp_path):
 
 def test_the_cluster_pages_costs_add_up_the_paper_scale_records():
     """Issue 36: the cost of a paper-scale sweep, computed from the records (book/cluster.md)."""
-    from tempnets import cluster
+    from tempnets.book import cluster
 
     costs = cluster.seed_costs(10)
     records = {p.stem: experiments.read_record(p) for p in RECORDS}

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from tempnets import gradcheck, rnn_baselines as rb, tkrnn
+from tempnets.models import gradcheck, rnn_baselines as rb, tkrnn
 
 from reference_tkrnn import numpy_rnn_loss_and_grad
 

@@ -4,9 +4,9 @@ on-line training equals a plain numpy loop of the same equations."""
 import numpy as np
 import pytest
 
-from tempnets import rtrl
-from tempnets.gradcheck import check_gradient, relative_error
-from tempnets.training import DivergenceError
+from tempnets.models import rtrl
+from tempnets.models.gradcheck import check_gradient, relative_error
+from tempnets.training.srn_trainers import DivergenceError
 
 
 def problem(seed=0, n=15):

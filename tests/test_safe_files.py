@@ -19,11 +19,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tempnets import checkpoint as ckpt
-from tempnets import claims, experiments, optim, srn
+from tempnets.training import checkpoint as ckpt
+from tempnets.book import claims, experiments
+from tempnets.training import optim
+from tempnets.models import srn
 from tempnets.__main__ import main
 from tempnets.chapters import temporal_kernels as tk
-from tempnets.checkpoint import IDENTITY, CheckpointError, decode, encode, open_checkpoint, read_value
+from tempnets.training.checkpoint import IDENTITY, CheckpointError, decode, encode, open_checkpoint, read_value
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGED = ROOT / "book" / "paper_scale"
@@ -216,12 +218,12 @@ def test_a_value_file_with_a_pickled_array_or_a_foreign_type_is_refused(tmp_path
     with pytest.raises(CheckpointError, match="bomb.npz cannot be read"):
         ck.load("bomb")
     assert not marker.exists()
-    for name in ("os:system", "subprocess:Popen", "tempnets.checkpoint:Checkpoint"):
+    for name in ("os:system", "subprocess:Popen", "tempnets.training.checkpoint:Checkpoint"):
         arrays = {}
         node = {"$object": [name, {"directory": "x"}]}
         with pytest.raises(ValueError, match=f"names the type '{name}', not one a checkpoint may hold"):
             decode(node, arrays)
-    with pytest.raises(TypeError, match="cannot save a tempnets.checkpoint:Checkpoint in a checkpoint"):
+    with pytest.raises(TypeError, match="cannot save a tempnets.training.checkpoint:Checkpoint in a checkpoint"):
         ck.save("x", ck)
     with pytest.raises(TypeError, match="array of Python objects"):
         ck.save("x", np.array([None]))
@@ -284,7 +286,7 @@ def test_a_perturbation_too_small_to_change_a_float64_is_refused(eps, tmp_path, 
 
 
 def test_the_smallest_perturbation_accepted_changes_the_weights(tmp_path, monkeypatch):
-    from tempnets.random import perturbing
+    from tempnets._numerics.random import perturbing
 
     seen = []
     _fake(monkeypatch, _records_initial_weights(seen))

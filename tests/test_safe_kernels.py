@@ -15,7 +15,13 @@ import numba
 import numpy as np
 import pytest
 
-from tempnets import optim, portable, portable_math as pm, rnn_baselines as rb, sequences as sq, tkrnn
+from tempnets.training import optim
+
+from tempnets._numerics import portable, portable_math as pm
+
+from tempnets.models import rnn_baselines as rb, tkrnn
+
+from tempnets.tasks import sequences as sq
 
 MODULES = {"portable": portable, "portable_math": pm, "tkrnn": tkrnn, "rnn_baselines": rb,
            "sequences": sq, "optim": optim}

@@ -8,7 +8,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from tempnets import optim
+from tempnets.training import optim
 
 
 def _in_a_fresh_python(code: str, timeout: float = 120) -> str:
@@ -26,7 +26,7 @@ def test_a_negative_step_count_is_refused_not_a_hang():
     """``adam_step`` with ``state['step'] = -5`` looped for ever (``-1 >> 1`` is -1)."""
     got = _in_a_fresh_python("""
         import numpy as np
-        from tempnets import optim
+        from tempnets.training import optim
         p = {"a": np.ones(3)}
         try:
             optim.adam_step(p, p, {**optim.adam_init(p), "step": -5})
@@ -117,7 +117,7 @@ def test_train_names_the_bad_argument(kwargs, error, message):
 _ALLOCATION_LOOP = """
     import resource
     import numpy as np
-    from tempnets import optim
+    from tempnets.training import optim
 
     def loop():  # 2 MB temporaries, as a notebook's numpy code makes them
         a = np.ones(2 ** 18)

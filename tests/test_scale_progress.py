@@ -1,7 +1,7 @@
 import pytest
 
-from tempnets.progress import progress_bar, progress_enabled
-from tempnets.scale import choose, get_scale
+from tempnets.training.progress import progress_bar, progress_enabled
+from tempnets.book.scale import choose, get_scale
 
 
 def test_default_scale_is_book(monkeypatch):

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from tempnets import experiments, scorecard as S
-from tempnets.claims import CATEGORIES, KINDS
+from tempnets.book import experiments, scorecard as S
+from tempnets.book.claims import CATEGORIES, KINDS
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# The paper-scale claims whose design cannot decide them (tempnets.claims.design_check): every
+# The paper-scale claims whose design cannot decide them (tempnets.book.claims.design_check): every
 # committed record re-derived with today's code.  The list must change with the records: a new
 # undecidable claim fails this test, and so does fixing one (remove it here when its record is
 # re-run with enough networks, or its test redesigned).

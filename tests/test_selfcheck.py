@@ -1,4 +1,4 @@
-"""The graders of tempnets.selfcheck and every chapter's self-checks: each accepts the solution
+"""The graders of tempnets.book.selfcheck and every chapter's self-checks: each accepts the solution
 and rejects the typical wrong answers, with a message that says what is wrong."""
 
 import numpy as np
@@ -7,9 +7,9 @@ import pytest
 from tempnets.chapters import checking_our_work as cow
 from tempnets.chapters import graded_state_machines as gsm
 from tempnets.chapters import periodically_attentive_units as pa
-from tempnets.selfcheck import CheckFailed, check_function, check_value
-from tempnets.srn import SRNParams, init_params, srn_forward
-from tempnets.training import TrainConfig, bptt_gradient
+from tempnets.book.selfcheck import CheckFailed, check_function, check_value
+from tempnets.models.srn import SRNParams, init_params, srn_forward
+from tempnets.training.srn_trainers import TrainConfig, bptt_gradient
 
 
 # ------------------------------------------------------------------ core graders
@@ -67,7 +67,7 @@ def test_crossentropy_check_accepts_the_solution():
 
 
 def test_crossentropy_reference_is_the_gradient_of_the_loss():
-    from tempnets import gradcheck
+    from tempnets.models import gradcheck
     rng = np.random.default_rng(0)
     x, t, theta = rng.uniform(-1, 1, 3), 1.0, rng.uniform(-1, 1, 4)
 

@@ -1,6 +1,6 @@
 """The self-checks stop every runaway answer for certain and are not fooled by what an answer
 does to numpy, by complex or huge numbers, or by a mask that scores nothing (issue 31, item 5).
-The student's function runs in a fresh Python rebuilt from its source (tempnets.selfcheck)."""
+The student's function runs in a fresh Python rebuilt from its source (tempnets.book.selfcheck)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numba
 import numpy as np
 import pytest
 
-from tempnets.selfcheck import CheckFailed, check_function, check_value
+from tempnets.book.selfcheck import CheckFailed, check_function, check_value
 
 
 def gamma_reference(d, T):
@@ -136,7 +136,7 @@ def test_an_answer_may_use_its_notebooks_helpers_and_data(capsys):
 
 
 def test_the_lambda_gradient_check_refuses_a_mask_that_scores_nothing():
-    from tempnets import tkrnn
+    from tempnets.models import tkrnn
     from tempnets.chapters import temporal_kernels as tk
 
     p = tkrnn.init_params(5, 6, 4, n_kernels=2, rng=6)

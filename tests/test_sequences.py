@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from tempnets.sequences import SerialRecall, encode, make_batch, recall_scores
+from tempnets.tasks.sequences import SerialRecall, encode, make_batch, recall_scores
 
 
 def test_layout_of_one_sequence():

@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from tempnets import claims as C
-from tempnets import intervals as I
-from tempnets import sequential as S
+from tempnets.book import claims as C
+from tempnets.book import intervals as I
+from tempnets.book import sequential as S
 
 
 # ----------------------------------------------------------------------------- the plan
@@ -102,7 +102,7 @@ def test_run_watches_only_the_claims_it_is_told_and_never_not_tested_ones():
 def test_run_refuses_a_trainer_that_returns_the_wrong_number_of_results():
     with pytest.raises(ValueError, match=r"train\(0, 4\) must return 4 results, got 3"):
         S.run(S.Plan(4, 4, 8), lambda a, b: [1] * 3, _share_claims(0.5))
-    with pytest.raises(TypeError, match="plan must be a tempnets.sequential.Plan"):
+    with pytest.raises(TypeError, match="plan must be a tempnets.book.sequential.Plan"):
         S.run((4, 4, 8), lambda a, b: [1] * (b - a), _share_claims(0.5))
 
 
@@ -222,7 +222,7 @@ def test_plan_for_gives_the_paper_plan_or_a_fixed_design():
     for scale, p in (("book", plan), ("paper", None), ("book", None)):
         fixed = S.plan_for(scale, 7, p)
         assert fixed == S.Plan(7, 7, 7) and fixed.looks == 1 and fixed.level == 0.95
-    with pytest.raises(TypeError, match="plan must be None or a tempnets.sequential.Plan"):
+    with pytest.raises(TypeError, match="plan must be None or a tempnets.book.sequential.Plan"):
         S.plan_for("paper", 40, (40, 200, 440))
     with pytest.raises(ValueError, match="n"):
         S.plan_for("book", 0)

@@ -1,11 +1,11 @@
-"""SRN parameters, attention patterns and the forward pass (tempnets.srn)."""
+"""SRN parameters, attention patterns and the forward pass (tempnets.models.srn)."""
 
 import numpy as np
 import pytest
 
 import reference_srn as ref
-from tempnets.random import spawn
-from tempnets.srn import (SRNParams, as_flat_strings, check_attention, init_params,
+from tempnets._numerics.random import spawn
+from tempnets.models.srn import (SRNParams, as_flat_strings, check_attention, init_params,
                           pa_attention, srn_forward)
 
 
@@ -107,7 +107,7 @@ def test_as_flat_strings_and_forward_errors():
 def test_the_compiled_logistic_is_the_logistic_to_a_few_ulp():
     """srn._logistic (plain arithmetic, so the compiled loops vectorise) against numpy; the
     forward pass and the fused training kernel both use it."""
-    from tempnets import srn
+    from tempnets.models import srn
 
     u = np.concatenate([np.linspace(-40, 40, 20001), [-800.0, -708.5, -1e-300, 0.0, 1e-300,
                                                      709.5, 800.0]])
@@ -165,7 +165,7 @@ def test_dot4_is_the_scalar_sum_in_its_fixed_order():
     element ``j`` to sum ``j % 4``, the tail to the first sums, ``(s0 + s1) + (s2 + s3)``."""
     import numba
 
-    from tempnets import portable
+    from tempnets._numerics import portable
 
     @numba.njit
     def dot(A, i, B, k, n):

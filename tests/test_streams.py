@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from tempnets import streams
+from tempnets.tasks import streams
 
 
 def test_flipflop_targets_the_first_b_after_the_last_a():

@@ -7,8 +7,18 @@ has a fast, exact test (and the mutation audit, ``tests/mutation_audit.py``, see
 import numpy as np
 import pytest
 
-from tempnets import checks, claims, fast_weights, focused, gradcheck, grammars, intervals, metrics
-from tempnets import plots, random, rtrl, srn, streams, training, verbs
+from tempnets._numerics import checks
+
+from tempnets.book import claims, intervals
+
+from tempnets.models import fast_weights, focused, gradcheck
+
+from tempnets.tasks import grammars, metrics
+from tempnets.book import plots
+from tempnets._numerics import random
+from tempnets.models import rtrl, srn
+from tempnets.tasks import streams, verbs
+from tempnets.training import srn_trainers as training
 from tempnets.chapters import checking_our_work, fast_weights as fw_chapter, temporal_kernels
 
 HUGE = 10**12

@@ -3,10 +3,12 @@ import dataclasses
 import numpy as np
 import pytest
 
-from tempnets import experiments, tkrnn
+from tempnets.book import experiments
+
+from tempnets.models import tkrnn
 from tempnets.chapters import temporal_kernels as tk
-from tempnets.selfcheck import CheckFailed
-from tempnets.sequences import SerialRecall
+from tempnets.book.selfcheck import CheckFailed
+from tempnets.tasks.sequences import SerialRecall
 
 TINY = tk.Sizes(3, 2, (1, 3), 6, 8, 30, 1e-2, 2, 10, (1, 3, 50), 20)
 
@@ -192,7 +194,7 @@ def test_shares_of_networks_carry_wilson_intervals_and_can_be_inconclusive():
     its Wilson interval straddles one half, so the claim is inconclusive at that scale; all or
     none of 5 networks decide it."""
     import copy
-    from tempnets import intervals
+    from tempnets.book import intervals
     data = _five_networks()
     learns = _claims_by_name(data)["a TKRNN learns the task"]
     assert learns.ours == 1.0 and learns.interval == pytest.approx(intervals.share(5, 5))

@@ -7,7 +7,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tempnets import experiments, recall_diagnostics as rd, sequences as sq, tkrnn
+from tempnets.book import experiments
+
+from tempnets.tasks import recall_diagnostics as rd, sequences as sq
+
+from tempnets.models import tkrnn
 from tempnets.chapters import temporal_kernels as tk
 from tempnets.chapters import tk_readings as tr
 

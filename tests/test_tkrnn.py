@@ -1,9 +1,9 @@
 import numpy as np
 import pytest
 
-from tempnets import gradcheck, tkrnn
-from tempnets import portable_math as pm
-from tempnets.tkrnn import (init_params, kernel, lam, n_params, tkrnn_forward,
+from tempnets.models import gradcheck, tkrnn
+from tempnets._numerics import portable_math as pm
+from tempnets.models.tkrnn import (init_params, kernel, lam, n_params, tkrnn_forward,
                             tkrnn_loss_and_grad)
 
 from reference_tkrnn import (numpy_softmax_xent, numpy_tkrnn_loss_and_grad, unrolled_forward,

@@ -1,13 +1,13 @@
-"""Trainers (tempnets.training): sampling, determinism, replications, validation, divergence."""
+"""Trainers (tempnets.training.srn_trainers): sampling, determinism, replications, validation, divergence."""
 
 import numba
 import numpy as np
 import pytest
 
 import reference_srn as ref
-from tempnets.random import spawn
-from tempnets.srn import SRNParams, _draw_params
-from tempnets.training import (DivergenceError, TrainConfig, bptt_gradient, sample_strings,
+from tempnets._numerics.random import spawn
+from tempnets.models.srn import SRNParams, _draw_params
+from tempnets.training.srn_trainers import (DivergenceError, TrainConfig, bptt_gradient, sample_strings,
                                train_epochs, train_online)
 
 TABLES = ref.reber_tables()
@@ -52,7 +52,7 @@ def test_strings_longer_than_the_buffer_expects_give_the_same_training():
     """train_online samples each chunk into a buffer of 12 symbols a string per network and
     grows it when a chunk needs more: with long strings the result is still the networks
     trained alone on the strings sample_strings draws."""
-    from tempnets.grammars import long_embedded_reber
+    from tempnets.tasks.grammars import long_embedded_reber
 
     tables = long_embedded_reber().tables()
     many = train_online(tables, 40, config=SMALL, n_networks=3, rng=4, progress=False,
@@ -235,8 +235,8 @@ def test_bptt_gradient_stack_and_sign():
 
 
 def test_engine_runs_on_the_grammars_module_tables():
-    """Integration: tempnets.grammars' Reber tables drive the sampler like the hand-built ones."""
-    grammars = pytest.importorskip("tempnets.grammars")
+    """Integration: tempnets.tasks.grammars' Reber tables drive the sampler like the hand-built ones."""
+    grammars = pytest.importorskip("tempnets.tasks.grammars")
     g = grammars.reber()
     assert g.alphabet == ref.REBER_ALPHABET
     flat, offsets = sample_strings(g.tables(), 500, rng=2)
@@ -247,7 +247,7 @@ def test_engine_runs_on_the_grammars_module_tables():
 
 def test_training_sizes_that_cannot_fit_are_refused_before_allocating():
     """n_networks=10**9 built a list of 10**9 indices and spawned as many generators."""
-    from tempnets.grammars import reber
+    from tempnets.tasks.grammars import reber
 
     t = reber().tables()
     with pytest.raises(ValueError, match=r"training 1000000000 networks of 7-15-7 units .* would "
@@ -264,7 +264,7 @@ def test_trainers_check_parameter_shapes():
 
 
 def test_numpy_integer_seeds_train_the_same_networks():
-    from tempnets.grammars import reber
+    from tempnets.tasks.grammars import reber
 
     t = reber().tables()
     a = train_online(t, 20, n_networks=np.int64(2), rng=np.int64(5), progress=False)

@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tempnets import checks
-from tempnets import focused as F
-from tempnets import focused_training as FT
+from tempnets._numerics import checks
+from tempnets.models import focused as F
+from tempnets.training import focused_training as FT
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -120,7 +120,7 @@ def test_item14_nan_and_negative_sequences_are_refused_with_their_name():
 # ----------------------------------------------------------------------------- tasks (items 5, 12, 14, 16, 17)
 
 def test_item5_random_parking_refuses_probabilities_that_never_end():
-    from tempnets import streams
+    from tempnets.tasks import streams
 
     for kw in (dict(p_stop=1e-9), dict(p_finish=1e-12)):
         with pytest.raises(ValueError, match=r"must be a probability in \[1e-06, 1\] .*never ends"):
@@ -129,7 +129,7 @@ def test_item5_random_parking_refuses_probabilities_that_never_end():
 
 
 def test_item14_parking_query_and_distractors_are_checked():
-    from tempnets import streams
+    from tempnets.tasks import streams
 
     with pytest.raises(ValueError, match=r"query must be finite, got nan at index 0"):
         streams.parking("d1b", query=[np.nan, 1, 1])
@@ -140,7 +140,7 @@ def test_item14_parking_query_and_distractors_are_checked():
 
 
 def test_item12_reproduction_task_refuses_sizes_that_would_not_fit():
-    from tempnets import verbs
+    from tempnets.tasks import verbs
 
     with pytest.raises(ValueError, match=r"reproduction_task\(1, 'ABCDEFGHIJKL'\) would hold 479001600 "
                                          r"sequences .* at most 5e\+07 numbers"):
@@ -152,7 +152,7 @@ def test_item12_reproduction_task_refuses_sizes_that_would_not_fit():
 
 
 def test_item16_17_verbs_name_bad_arguments():
-    from tempnets import verbs
+    from tempnets.tasks import verbs
 
     codes = verbs.encode_symbols("—DEAR—", verbs.TABLE1)
     for slots in (0, -1, 1.5):
@@ -165,7 +165,7 @@ def test_item16_17_verbs_name_bad_arguments():
 
 
 def test_item14_16_serial_recall_encode_and_scores():
-    from tempnets import sequences as sq
+    from tempnets.tasks import sequences as sq
 
     task = sq.SerialRecall(alphabet=4, length=2, delays=(1, 3))
     with pytest.raises(ValueError, match=r"strings must hold at least one string"):
@@ -184,8 +184,8 @@ def test_item14_16_serial_recall_encode_and_scores():
 # ----------------------------------------------------------------------------- TKRNN, RNN, LSTM (items 14, 16, 17)
 
 def test_item14_16_tkrnn_rnn_lstm_refuse_nan_weights_bad_masks_and_wrong_dimensions():
-    from tempnets import rnn_baselines as rb
-    from tempnets import tkrnn
+    from tempnets.models import rnn_baselines as rb
+    from tempnets.models import tkrnn
 
     x = np.zeros((3, 2, 4))
     target, mask = np.zeros((3, 2), dtype=int), np.ones((3, 2))
@@ -212,8 +212,8 @@ def re_escape(s):
 
 
 def test_item14_17_initialisers_and_counts_refuse_nan_and_negative_sizes():
-    from tempnets import rnn_baselines as rb
-    from tempnets import tkrnn
+    from tempnets.models import rnn_baselines as rb
+    from tempnets.models import tkrnn
 
     for bad in (np.nan, np.inf):
         with pytest.raises(ValueError, match="scale must be a finite number"):
@@ -237,7 +237,7 @@ def test_item14_17_initialisers_and_counts_refuse_nan_and_negative_sizes():
 # ----------------------------------------------------------------------------- fast weights, RTRL, Adam (items 14-17)
 
 def fw_problem():
-    from tempnets import fast_weights as fw
+    from tempnets.models import fast_weights as fw
 
     net = fw.FastWeightNet(3, 3, 1)
     return fw, net, fw.init_slow_weights(net, rng=0), np.eye(3), np.zeros((3, 1))
@@ -251,7 +251,7 @@ def test_item14_gradient_unfolded_refuses_nan_xs0_like_gradient():
 
 
 def test_item14_15_fast_weight_state_and_overflow_messages():
-    from tempnets.training import DivergenceError
+    from tempnets.training.srn_trainers import DivergenceError
 
     fw, net, U, x, d = fw_problem()
     state = fw.initial_state(net, U)
@@ -280,7 +280,7 @@ def test_item16_17_fast_weights_scalars():
 
 
 def test_item15_16_17_rtrl_carry_threshold_and_init_range():
-    from tempnets import rtrl
+    from tempnets.models import rtrl
 
     net = rtrl.RecurrentNet(3, 4, 2)
     W = rtrl.init_weights(net, rng=0)
@@ -296,7 +296,7 @@ def test_item15_16_17_rtrl_carry_threshold_and_init_range():
 
 
 def test_item17_optim_config_refuses_bools_and_nan():
-    from tempnets.optim import OptimConfig
+    from tempnets.training.optim import OptimConfig
 
     for kw, name in ((dict(learning_rate=True), "learning_rate"), (dict(eps=np.nan), "eps"),
                      (dict(beta2=np.nan), "beta2"), (dict(clip_norm=np.inf), "clip_norm")):
@@ -336,7 +336,7 @@ def test_item9_17_bad_out_names_are_one_line(tmp_path, capsys, monkeypatch):
 def test_item9_update_on_a_read_only_file_is_one_line(tmp_path, capsys, monkeypatch):
     import shutil
 
-    from tempnets import experiments
+    from tempnets.book import experiments
 
     rec = tmp_path / "tk-kernels.json"
     shutil.copy(ROOT / "book" / "paper_scale" / "tk-kernels.json", rec)
@@ -366,7 +366,7 @@ def test_item9_17_edited_records_are_refused_in_one_line(tmp_path, capsys):
 
 
 def test_item9_data_errors_deep_in_a_runner_are_one_line(tmp_path, monkeypatch):
-    from tempnets import experiments
+    from tempnets.book import experiments
 
     rec = tmp_path / "tk-kernels.json"
     rec.write_text((ROOT / "book" / "paper_scale" / "tk-kernels.json").read_text())
@@ -389,9 +389,9 @@ def test_item10_no_cache_locator_falls_back_with_one_warning_line(tmp_path):
     import subprocess
     import sys
 
-    code = ("import numba, tempnets.focused, tempnets.focused_training, tempnets.training, "
-            "tempnets.fast_weights, tempnets.rtrl, tempnets.bptt, tempnets.srn\n"
-            "from tempnets.portable import logistic\n"
+    code = ("import numba, tempnets.models.focused, tempnets.training.focused_training, tempnets.training.srn_trainers, "
+            "tempnets.models.fast_weights, tempnets.models.rtrl, tempnets.models.bptt, tempnets.models.srn\n"
+            "from tempnets._numerics.portable import logistic\n"
             "assert logistic(0.0) == 0.5 and numba.config.CACHE_DIR\n")
     env = dict(os.environ, NUMBA_CACHE_LOCATOR_CLASSES="ZipCacheLocator")
     env.pop("NUMBA_CACHE_DIR", None)
@@ -412,15 +412,21 @@ def _bad_inputs():
     import dataclasses
     import json
 
-    from tempnets import optim, rtrl, selfcheck, streams, tkrnn
+    from tempnets.training import optim
+
+    from tempnets.models import rtrl, tkrnn
+
+    from tempnets.book import selfcheck
+
+    from tempnets.tasks import streams
     from tempnets.chapters import fast_weights as chfw
     from tempnets.chapters import focused_backprop as fb
     from tempnets.chapters import temporal_kernels as tk
-    from tempnets.training import DivergenceError
-    from tempnets import fast_weights as fw
-    from tempnets import rnn_baselines as rb
-    from tempnets import sequences as sq
-    from tempnets import verbs as V
+    from tempnets.training.srn_trainers import DivergenceError
+    from tempnets.models import fast_weights as fw
+    from tempnets.models import rnn_baselines as rb
+    from tempnets.tasks import sequences as sq
+    from tempnets.tasks import verbs as V
 
     p, s = net_and_seqs()
     st = F.init_many("focused", 3, 2, 2, 2, rng=0)

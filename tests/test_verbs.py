@@ -1,11 +1,11 @@
-"""tempnets.verbs: Mozer's codes, Table 2, the CMUdict corpus, Table 3."""
+"""tempnets.tasks.verbs: Mozer's codes, Table 2, the CMUdict corpus, Table 3."""
 
 import collections
 
 import numpy as np
 import pytest
 
-from tempnets import verbs as V
+from tempnets.tasks import verbs as V
 
 
 @pytest.fixture(scope="module")

@@ -1,15 +1,15 @@
 """Self-checks for the chapter ``book/checking_our_work`` (one logistic unit, gradient checks).
 
 The chapter runs no experiment; this module holds the graders of its coding
-exercise (:func:`check_crossentropy_gradient`), built on :mod:`tempnets.selfcheck`.
+exercise (:func:`check_crossentropy_gradient`), built on :mod:`tempnets.book.selfcheck`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..checks import array, real
-from ..selfcheck import check_function
+from .._numerics.checks import array, real
+from ..book.selfcheck import check_function
 
 __all__ = ["crossentropy_gradient", "check_crossentropy_gradient"]
 

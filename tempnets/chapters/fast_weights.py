@@ -15,7 +15,7 @@ within N time steps").  We run many seeds on independent streams and report the
 distribution of the *steps to solution*: the time step ``t`` at which the
 criterion is first met, i.e. the last of the first 100 scored steps in a row
 with ``E(t) = ½ Σ_b (d_b - y_b)² <= 0.05`` (the paper's "error", read as its
-E(t); :func:`tempnets.fast_weights.solved_at`).  We also report the stricter
+E(t); :func:`tempnets.models.fast_weights.solved_at`).  We also report the stricter
 reading ``max_b |d_b - y_b| <= 0.05``.  A run that never meets the criterion
 within the cap counts as a failure; medians and percentiles count failures as
 "more than the cap" (``cap + 1``).  Because a network with part of the solution
@@ -32,13 +32,13 @@ answers right (:func:`train_fast_weights` with ``literal=True``).  On the flip-f
 step is scored and the two readings coincide.
 
 How many runs: at book scale a fixed number (:data:`SIZES`); at paper scale a sequential design
-(:data:`PLANS`, :mod:`tempnets.sequential`): runs are added in groups until every claim of the
+(:data:`PLANS`, :mod:`tempnets.book.sequential`): runs are added in groups until every claim of the
 experiment is decided or the plan's cap is reached, every interval at ``1 - 0.05 / K`` for ``K``
 planned looks, and the record's ``data["design"]`` states the rule, ``n`` and why it stopped (at
 book scale: a fixed design, one look at 95%).
 Run ``k`` of a seed is the same network on the same stream whatever the design.
 
-Every value estimated from runs carries its 95% interval (:mod:`tempnets.intervals`): a
+Every value estimated from runs carries its 95% interval (:mod:`tempnets.book.intervals`): a
 share or count of runs by Wilson's, a difference of two shares by Newcombe's, a median
 of steps to solution by order statistics (a run that never solved counts as ``inf``), a
 ratio of medians by the bootstrap.  A claim about a set of runs that is empty (no run met
@@ -46,7 +46,7 @@ the criterion, say), or against a control that fails too, is *not tested* in tha
 shown as "not tested: <why>", with no value where there is none, and never asserted.
 
 The conventional baseline is a fully recurrent network trained on-line by RTRL
-(:mod:`tempnets.rtrl`) on the same streams, at the best of a few learning rates
+(:mod:`tempnets.models.rtrl`) on the same streams, at the best of a few learning rates
 (chosen on the same seeds, which favours the baseline).
 """
 
@@ -57,13 +57,16 @@ from itertools import zip_longest
 
 import numpy as np
 
-from .. import checks, claims, fast_weights as fw, intervals, rtrl, sequential, streams
-from ..checks import count
-from ..experiments import Piece, Result, executor, run_pieces
-from ..progress import progress_bar
-from ..scale import get_scale
-from ..selfcheck import check_function, check_value
-from ..training import DivergenceError
+from .._numerics import checks
+from ..book import claims, intervals, sequential
+from ..models import fast_weights as fw, rtrl
+from ..tasks import streams
+from .._numerics.checks import count
+from ..book.experiments import Piece, Result, executor, run_pieces
+from ..training.progress import progress_bar
+from ..book.scale import get_scale
+from ..book.selfcheck import check_function, check_value
+from ..training.srn_trainers import DivergenceError
 
 __all__ = ["PAPER", "SIZES", "EXPECT", "VARIANTS", "Sizes", "make_stream", "make_net",
            "test_stream", "train_fast_weights", "summary", "format_summary",
@@ -111,7 +114,7 @@ runs it took; car parking's variants are as many as its runs)."""
 PLANS = {"fw-flipflop": sequential.Plan(300, 300, 900),
          "fw-parking": sequential.Plan(200, 100, 400),
          "fw-linear-attention": sequential.Plan(200, 200, 1000)}
-"""Paper scale: the sequential design of each experiment (:mod:`tempnets.sequential`; each
+"""Paper scale: the sequential design of each experiment (:mod:`tempnets.book.sequential`; each
 "run" is one stream with every condition trained on it, and for car parking one run of each
 variant too).  Chosen from the fixed-``n`` records before them (flip-flop: 500 runs decided
 every claim but "every run", whose test was then redesigned, and "at least 98% of runs" can
@@ -180,9 +183,9 @@ def _unless(why: str, stated):
 
 def _share_of(k: int, n: int, stated, why: str, check, level: float = intervals.LEVEL) -> dict:
     """The keywords ``ours`` (percent), ``check``, ``interval``, ``expected`` and ``not_tested``
-    of :meth:`~tempnets.claims.ClaimsTable.add` for a claim on ``k`` of ``n`` runs: with no runs
+    of :meth:`~tempnets.book.claims.ClaimsTable.add` for a claim on ``k`` of ``n`` runs: with no runs
     (``n = 0``) the claim is not tested (``why``), has no value and is never asserted; with too
-    few runs for ``check`` to come out either way (:func:`tempnets.claims.design_check`) it is
+    few runs for ``check`` to come out either way (:func:`tempnets.book.claims.design_check`) it is
     shown, not asserted, since how many runs it is about is known only after the runs."""
     if n:
         interval = intervals.percent(k, n, level)
@@ -331,7 +334,7 @@ def _train_baseline(stream, task, learning_rate, rng, test=None) -> dict:
 
 
 CHUNK = 50
-"""Runs per piece (:func:`tempnets.experiments.run_pieces`): each piece is saved in the run's
+"""Runs per piece (:func:`tempnets.book.experiments.run_pieces`): each piece is saved in the run's
 checkpoint as it finishes, so an interrupted run loses at most one piece's work."""
 
 

@@ -32,17 +32,17 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from .. import claims
-from .. import focused as F
-from .. import focused_training as T
-from .. import intervals
-from .. import sequential
-from .. import verbs as V
-from .. import checks
-from ..checks import count
-from ..experiments import Result, numba_threads
-from ..scale import get_scale
-from ..selfcheck import check_function, check_value
+from ..book import claims
+from ..models import focused as F
+from ..training import focused_training as T
+from ..book import intervals
+from ..book import sequential
+from ..tasks import verbs as V
+from .._numerics import checks
+from .._numerics.checks import count
+from ..book.experiments import Result, numba_threads
+from ..book.scale import get_scale
+from ..book.selfcheck import check_function, check_value
 
 __all__ = ["PAPER", "PAPER_DESIGN", "RATES", "SIZES", "Sizes", "first_runs", "constant_answer_score",
            "context_connections", "run_dear", "run_verbs", "run_reversed", "run_reproduce",
@@ -138,7 +138,7 @@ intervals of DEAR's median epochs, of the reversed verbs' ratio of medians and f
 mean, of the share of runs with an "unvoiced" unit and of the shares that learn sequence
 reproduction straddled their thresholds (issue 32: enough
 networks that each claim can decide).  150 decide DEAR's median.  Network ``k`` draws from a
-stream that does not depend on how many are trained (:func:`tempnets.focused.init_many`), so the
+stream that does not depend on how many are trained (:func:`tempnets.models.focused.init_many`), so the
 first 15 are the paper's design (the rows that use it: :data:`PAPER_DESIGN`) and the networks
 ``mozer-rates`` measures with tuned rates."""
 
@@ -182,10 +182,10 @@ first 15 are the paper's design (the rows that use it: :data:`PAPER_DESIGN`) and
 PLANS = {"mozer-reproduce": sequential.Plan(120, 1200, 1320),
          "mozer-reversed": sequential.Plan(60, 360, 420),
          "mozer-large-verbs": sequential.Plan(10, 180, 190)}
-"""Paper scale: the sequential design (:mod:`tempnets.sequential`) of sequence reproduction and of
+"""Paper scale: the sequential design (:mod:`tempnets.book.sequential`) of sequence reproduction and of
 the reversed verbs, one "run" being network ``k`` of every condition.  Its first look is the
 paper-scale ``runs`` of :data:`SIZES`; every interval of the record is at the plan's level
-(:func:`tempnets.sequential.level_of`), the rows on the paper's first 15 runs aside (they have
+(:func:`tempnets.book.sequential.level_of`), the rows on the paper's first 15 runs aside (they have
 none).  Book scale: the fixed ``runs`` of :data:`SIZES`."""
 
 CHUNK = 100
@@ -287,7 +287,7 @@ def _ttest(a, b):
 
 
 def constant_answer_score(seqs) -> float:
-    """The % right (argmax scoring, :func:`tempnets.focused_training.evaluate`) of the best network
+    """The % right (argmax scoring, :func:`tempnets.training.focused_training.evaluate`) of the best network
     that gives every sequence the same answer: the share of sequences whose target is the
     commonest one.  The do-nothing score of a classification task (a network that learned
     nothing of its input can do no better)."""
@@ -341,7 +341,7 @@ def first_runs(data, n: int) -> dict:
     """A runner's data cut to its first ``n`` runs per condition, as if it had trained ``n``.
 
     Network ``k`` starts from the same weights whatever the number trained (each draws from a
-    stream of its own, :func:`tempnets.focused.init_many`) and trains alone, so these are the
+    stream of its own, :func:`tempnets.models.focused.init_many`) and trains alone, so these are the
     first ``n`` runs of any larger run with the same seed: the runs ``mozer-rates`` measures, and
     the paper's design (:data:`PAPER_DESIGN`).
 
@@ -415,7 +415,7 @@ def _join(conds) -> dict:
 
 def _each_run(group: dict, n: int) -> list:
     """``group`` (conditions, or lists of conditions, of ``n`` runs each) as ``n`` results, one
-    per run: the results :func:`tempnets.sequential.run` gathers."""
+    per run: the results :func:`tempnets.book.sequential.run` gathers."""
     def one(value, i):
         return [_cut(c, i, i + 1) for c in value] if isinstance(value, list) else _cut(value, i, i + 1)
     return [{key: one(value, i) for key, value in group.items()} for i in range(n)]
@@ -440,7 +440,7 @@ def _pieces(conditions, start: int, stop: int, checkpoint, made: dict) -> list:
     :data:`CHUNK` runs, each saved in ``checkpoint`` (if any, with ``made``: what the run is) and
     not trained again when an interrupted run continues."""
     if checkpoint is not None and not callable(getattr(checkpoint, "computed", None)):
-        raise TypeError(f"checkpoint must be a tempnets.checkpoint.Checkpoint or None, got "
+        raise TypeError(f"checkpoint must be a tempnets.training.checkpoint.Checkpoint or None, got "
                         f"{type(checkpoint).__name__}")
     out = []
     for a in range(start, stop, CHUNK):
@@ -550,7 +550,7 @@ def _add_delay4_p(t, final4, expected, why="") -> None:
     """Add "delay 4: focused > full, significant (t-test p < 0.001)" on the first
     :data:`PAPER_DESIGN` runs of each network (``final4``: per architecture, final % right), the
     paper's t(28) = 8.42: p falls as runs are added, so more runs must not make it easier to pass.
-    ``why``: the reason it is not tested (:func:`tempnets.claims.control_gate`), or ``""``."""
+    ``why``: the reason it is not tested (:func:`tempnets.book.claims.control_gate`), or ``""``."""
     tt, p, ma, mb = _paper_ttest(final4["focused"], final4["full"])
     t.add("delay 4: focused > full, significant (t-test p < 0.001)", "text, t(28) = 8.42", 0.001,
           round(p, 6) if np.isfinite(p) else float("nan"), claims.at_most(0.001),
@@ -565,7 +565,7 @@ DEAR_WORDS = ("DEAR", "DEAN", "BEAR", "BEAN")
 """The four training words, in the order of the output units."""
 
 DEAR_KEYS = {"D": ("—D", "DE"), "B": ("—B", "BE"), "R": ("R—", "AR"), "N": ("N—", "AN")}
-"""The training Wickelements (delimiters included, :func:`tempnets.verbs.wickelements`) that
+"""The training Wickelements (delimiters included, :func:`tempnets.tasks.verbs.wickelements`) that
 carry each key letter, as (boundary pair, inner pair): Mozer's discriminators respond to
 "D or DE" and "R or AR"."""
 

@@ -3,7 +3,7 @@ State Machines* (``papers/004``), as runners for ``python -m tempnets
 reproduce`` and for the chapter ``book/graded_state_machines``.
 
 Each runner has the signature ``run_*(scale, seed, jobs, progress,
-trained=None) -> Result`` (see :mod:`tempnets.experiments`) and returns the
+trained=None) -> Result`` (see :mod:`tempnets.book.experiments`) and returns the
 experiment's claims table and JSON-serialisable data (final weights included,
 as nested lists, so the chapter can draw the paper's figures from exactly the
 networks the claims are about).  With ``trained=`` the ``data`` of an earlier
@@ -36,16 +36,18 @@ import math
 
 import numpy as np
 
-from .. import analysis, checks, claims, intervals, metrics, sequential
-from ..checks import count
-from ..experiments import Piece, Result, check_data, numba_threads, run_pieces
-from ..grammars import check_grammar, check_strings
-from ..grammars import (SERVAN_SCHREIBER_TRAINING, embedded_subgrammar, generalisation_strings,
+from ..tasks import analysis, metrics
+from .._numerics import checks
+from ..book import claims, intervals, sequential
+from .._numerics.checks import count
+from ..book.experiments import Piece, Result, check_data, numba_threads, run_pieces
+from ..tasks.grammars import check_grammar, check_strings
+from ..tasks.grammars import (SERVAN_SCHREIBER_TRAINING, embedded_subgrammar, generalisation_strings,
                        n_letters, reber)
-from ..random import as_generator
-from ..scale import choose, get_scale
-from ..srn import SRNParams, check_memory, check_params, srn_forward
-from ..training import TrainConfig, train_epochs, train_online
+from .._numerics.random import as_generator
+from ..book.scale import choose, get_scale
+from ..models.srn import SRNParams, check_memory, check_params, srn_forward
+from ..training.srn_trainers import TrainConfig, train_epochs, train_online
 
 __all__ = ["RULE", "THRESHOLD", "EXPECT", "comparisons_against", "config", "params_to_lists",
            "params_from_lists", "outputs", "accepts", "random_sequences", "accept_flat",
@@ -114,7 +116,7 @@ def comparisons_against(differences, level: float = intervals.LEVEL) -> tuple:
 
     ``differences`` holds, per comparison (a length group, a pair of orders ...), the paired
     differences over networks that the claim says are positive.  Each comparison's t interval
-    at ``level`` (:func:`tempnets.intervals.mean`; 95% unless a sequential design's) decides
+    at ``level`` (:func:`tempnets.book.intervals.mean`; 95% unless a sequential design's) decides
     it: *for* the claim when the interval lies above 0, *against* when it lies below,
     undecided otherwise.
 
@@ -123,8 +125,8 @@ def comparisons_against(differences, level: float = intervals.LEVEL) -> tuple:
     differences : list of array_like
         Per comparison, its paired differences over networks.
     level : float
-        The level of each comparison's interval (:data:`tempnets.intervals.LEVEL`, or a
-        sequential design's :attr:`tempnets.sequential.Plan.level`).
+        The level of each comparison's interval (:data:`tempnets.book.intervals.LEVEL`, or a
+        sequential design's :attr:`tempnets.book.sequential.Plan.level`).
 
     Returns
     -------
@@ -167,7 +169,7 @@ def params_to_lists(params: SRNParams) -> dict:
 
 
 def params_from_lists(d: dict) -> SRNParams:
-    """Rebuild :class:`~tempnets.srn.SRNParams` from :func:`params_to_lists` output."""
+    """Rebuild :class:`~tempnets.models.srn.SRNParams` from :func:`params_to_lists` output."""
     checks.instance("d", d, dict, "a dict of weights from params_to_lists()")
     missing = [k for k in SRNParams._fields if k not in d]
     if missing:
@@ -214,7 +216,7 @@ def random_sequences(n: int, rng=None, letters: str = "TSPXVE", alphabet: str = 
     -------
     flat, offsets : ndarray of int64
         Sequences as symbol indices into ``alphabet`` (see
-        :func:`tempnets.srn.as_flat_strings`), each ``B ... E``.
+        :func:`tempnets.models.srn.as_flat_strings`), each ``B ... E``.
     """
     n = count("n", n)
     check_memory(10 * n, f"random_sequences: n={n:,} sequences")
@@ -248,7 +250,7 @@ def random_sequences(n: int, rng=None, letters: str = "TSPXVE", alphabet: str = 
 def accept_flat(params: SRNParams, flat, offsets, threshold: float = THRESHOLD) -> np.ndarray:
     """Acceptance (§2.5) of symbol sequences given as ``(flat, offsets)``, for one network.
 
-    Same rule as :func:`tempnets.metrics.accepted` (the actual successor above
+    Same rule as :func:`tempnets.tasks.metrics.accepted` (the actual successor above
     ``threshold`` at every step), vectorised for the 130,000 sequences.
     """
     n_in = check_params(params).W_ih.shape[-1]
@@ -361,7 +363,7 @@ def node_separability(hidden, nodes, a: str = "#1", b: str = "#3") -> float:
 def length_statistics(grammar, max_letters: int = 400) -> tuple:
     """Exact mean and sd of the number of letters of a random string of ``grammar``.
 
-    From :meth:`~tempnets.grammars.FiniteStateGrammar.length_distribution`
+    From :meth:`~tempnets.tasks.grammars.FiniteStateGrammar.length_distribution`
     (renormalised over ``0..max_letters``; the tail beyond is negligible for
     the grammars here).  §2.4 reports mean 7, sd 3.3 for the Reber grammar's
     training strings; §5.2 mean 6.5 (sd 2.1) and 5.8 (sd 1.3) for the
@@ -379,11 +381,11 @@ def literal_asymmetrical_subgrammar():
     """The asymmetrical sub-grammar read literally: "the second X arc" and "the second P arc" get 0.8.
 
     Top copy #3→X 0.8 (#3→S 0.2), bottom copy #4→P 0.8 (#4→V 0.2).  Not the
-    version we train (:func:`tempnets.grammars.embedded_subgrammar` gives the
+    version we train (:func:`tempnets.tasks.grammars.embedded_subgrammar` gives the
     0.8 to the exit arcs instead); kept to show why: its mean length is far
     from the stated 5.8 (:func:`length_statistics`).
     """
-    from ..grammars import FiniteStateGrammar
+    from ..tasks.grammars import FiniteStateGrammar
 
     sym = embedded_subgrammar(True)
     probs = {("T#3", "X"): 0.8, ("T#3", "S"): 0.2, ("P#4", "P"): 0.8, ("P#4", "V"): 0.2}
@@ -643,8 +645,8 @@ def figure15_purity(params: SRNParams, grammar, strings) -> dict:
     Clusters the hidden pattern of every presented symbol of ``strings``
     (Euclidean distance, average linkage).  For each labelling -- the
     prediction (the legal-successor set,
-    :func:`tempnets.analysis.successor_labels`) and the current letter
-    (:func:`tempnets.analysis.current_letter_labels`) -- the tree is cut into
+    :func:`tempnets.tasks.analysis.successor_labels`) and the current letter
+    (:func:`tempnets.tasks.analysis.current_letter_labels`) -- the tree is cut into
     as many clusters as the labelling has values (5 predictions and 6
     letters on the Reber grammar) and scored by purity above chance:
     ``(purity - chance) / (1 - chance)``, where chance is the share of the
@@ -689,7 +691,7 @@ def run_21_strings(scale="book", seed=0, jobs=1, progress=None, trained=None) ->
     length-constraint predictions of Figures 13–14; Figure 15's grouping by
     prediction rather than letter (:func:`figure15_purity`); generalisation
     to the 22 unseen strings (§3.3), scored by
-    :func:`tempnets.metrics.generalisation_counts` over every step.
+    :func:`tempnets.tasks.metrics.generalisation_counts` over every step.
     ``trained``: the data of an earlier run, whose claims are re-derived from
     its recorded scores without training.
     """
@@ -786,7 +788,7 @@ def generalisation_sweep(learning_rates=(0.01, 0.015, 0.02), momenta=(0.5, 0.7, 
     Every setting trains ``n_networks`` networks as :func:`run_21_strings`
     does (the same initial weights and string orders; at (0.01, 0.9) and 5
     networks they *are* its networks) and scores generalisation to the 22
-    unseen strings with :func:`tempnets.metrics.generalisation_counts`.
+    unseen strings with :func:`tempnets.tasks.metrics.generalisation_counts`.
 
     Returns
     -------
@@ -821,11 +823,11 @@ def generalisation_sweep(learning_rates=(0.01, 0.015, 0.02), momenta=(0.5, 0.7, 
 def acp_pattern_design(corpus, strings, grammar, orders=range(7)):
     """Predictors for :func:`acp_pattern_r_squared`: ``P_n(letter | last n symbols)`` per pattern.
 
-    An alternative to note 6's averaging (:mod:`tempnets.analysis`), not the
+    An alternative to note 6's averaging (:mod:`tempnets.tasks.analysis`), not the
     paper's method: one row per (pattern, letter that can follow the
     pattern's node), i.e. the 11 (node, letter) pairs of note 6 at every
     presented symbol of ``strings``; probabilities from ``corpus``
-    (:func:`tempnets.analysis.conditional_probabilities`).
+    (:func:`tempnets.tasks.analysis.conditional_probabilities`).
 
     Returns
     -------
@@ -877,7 +879,7 @@ def plausible_best_orders(r2) -> list:
     """The orders that may explain the outputs best at one test, given a few networks.
 
     ``r2`` has shape ``(networks, orders)``.  Order ``j`` is *beaten* when some other order
-    ``k`` explains decisively more: the 95% t interval (:func:`tempnets.intervals.mean`) of
+    ``k`` explains decisively more: the 95% t interval (:func:`tempnets.book.intervals.mean`) of
     the mean over networks of the paired difference ``r2[:, k] - r2[:, j]`` lies above 0.
     Returns the orders not beaten, in increasing order (the best order of the mean r² is
     always among them).  With one network nothing is decided: every order.
@@ -942,10 +944,10 @@ def run_acp(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result
     15 hidden units trained on all 43 strings of 3–8 letters for 1000 epochs,
     tested before training and every 50 epochs (21 tests).  At each test, the
     r² of the ACPs of orders 0–6 (note 6, read literally:
-    :func:`tempnets.analysis.average_conditional_probabilities`, estimated
+    :func:`tempnets.tasks.analysis.average_conditional_probabilities`, estimated
     from the 43 strings, which *are* the training statistics) against the
     network's responses averaged the same way over paths of length 6
-    (:func:`tempnets.analysis.acp_r_squared`).  The alternative
+    (:func:`tempnets.tasks.analysis.acp_r_squared`).  The alternative
     pattern-by-pattern regression (:func:`acp_pattern_r_squared`) is
     reported beside it, labelled.  The paper's sizes at both scales; ``R``
     networks (``book`` 4, ``paper`` 100: with 20 the first phase's rows were inconclusive), r²
@@ -959,7 +961,7 @@ def run_acp(scale="book", seed=0, jobs=1, progress=None, trained=None) -> Result
         data = check_data(trained, ("tests", "r2_note6_networks", "r2_pattern_networks"), "gsm-acp")
         return Result(_acp_claims(data, get_scale(scale)), data)
 
-    from ..srn import init_params
+    from ..models.srn import init_params
 
     g = reber()
     strings = g.enumerate(8, 3)
@@ -1075,7 +1077,7 @@ def _train_problem3(n_hidden: int, n_s: int, n_networks: int, max_epochs: int, s
     """
     strings = problem3_strings(n_s)
     enc = [reber().encode(s) for s in strings]
-    from ..srn import init_params
+    from ..models.srn import init_params
 
     keys = (4, n_hidden, n_s) if part == 0 else (4, n_hidden, n_s, 2, count("part", part))
     params = init_params(7, n_hidden, 7, r=0.5, rng=_sub(seed, *keys), n_networks=n_networks)
@@ -1137,7 +1139,7 @@ def growth_decided(cells) -> dict:
 
     ``cells`` holds, over increasing numbers of S's, each cell's epochs to criterion per run
     (``inf``: censored at the cap).  A pair *grows* when the percentile bootstrap interval of the
-    ratio of its medians, second over first (:func:`tempnets.intervals.ratio_of_medians`), lies
+    ratio of its medians, second over first (:func:`tempnets.book.intervals.ratio_of_medians`), lies
     above 1, *shrinks* when it lies below 1, and is *undecided* otherwise -- in particular when
     both medians are mostly censored (``inf / inf`` is undefined), or when a cell has fewer than
     6 runs (a median of so few has no 95% interval, and bootstrapping it is not valid).
@@ -1168,7 +1170,7 @@ network's by at least this much."""
 
 PROBLEM3_PLAN = sequential.Plan(8, 4, 24)
 """Paper scale: the 15-unit networks on three S's (the claims "about 10,000 epochs" and "a long
-plateau") by a sequential design (:mod:`tempnets.sequential`): 8 networks, then groups of 4 up to
+plateau") by a sequential design (:mod:`tempnets.book.sequential`): 8 networks, then groups of 4 up to
 24, every interval of those two claims at 99% (5 looks).  A median needs 6 networks for a 95%
 interval at all, 8 at 99%; the 5-network record before it could not decide.  The sweep keeps a
 fixed 10 networks per cell (its claims at 95%)."""
@@ -1198,7 +1200,7 @@ def _problem3_main_claims(table, ep, shared, scale: str, level: float = interval
 
 def _problem3_piece(n_hidden, n_s, n_networks, max_epochs, seed, part, checkpoint=None,
                     progress=None) -> dict:
-    """:func:`_train_problem3` as a piece of a run (:func:`tempnets.experiments.run_pieces`)."""
+    """:func:`_train_problem3` as a piece of a run (:func:`tempnets.book.experiments.run_pieces`)."""
     return _train_problem3(n_hidden, n_s, n_networks, max_epochs, seed, progress=progress, part=part)
 
 
@@ -1388,7 +1390,7 @@ def embedded_states(params: SRNParams, grammar, max_letters: int = FIGURE20_MAX_
 
 
 EMBEDDED_PLAN = sequential.Plan(60, 240, 300)
-"""Paper scale: the networks of each grammar by a sequential design (:mod:`tempnets.sequential`):
+"""Paper scale: the networks of each grammar by a sequential design (:mod:`tempnets.book.sequential`):
 60 networks, then 240 more, every interval of the record at 97.5% (2 looks, Bonferroni).
 
 Look 1 is the 60-network record that came before this plan: it was seen (hits 60.3 [54.9,
@@ -1410,7 +1412,7 @@ the time: a network of each grammar takes about 5.6 s on one core (the earlier r
 (the misses row keeps the design going to the cap whatever happens to the hits), hence two.
 The design watches every replication row: all of them are about the networks it adds.  Network
 ``k`` is the same whatever the number trained (its weights and strings come from child ``k`` of
-the seed, :func:`tempnets.random.spawn`; networks 0 and 41 retrained alone gave the earlier
+the seed, :func:`tempnets._numerics.random.spawn`; networks 0 and 41 retrained alone gave the earlier
 record's outcomes exactly), so look 1's networks are the earlier record's.  Book scale: a
 fixed 3 networks of each, at 95%."""
 
@@ -1480,9 +1482,9 @@ def run_embedded(scale="book", seed=0, jobs=1, progress=None, trained=None, chec
     """§5.2 (Figures 18–20): the embedded sub-grammar, symmetrical versus asymmetrical.
 
     15 hidden units trained on the symmetrical or the asymmetrical grammar
-    (:func:`tempnets.grammars.embedded_subgrammar`), tested on 20,000 strings
+    (:func:`tempnets.tasks.grammars.embedded_subgrammar`), tested on 20,000 strings
     of the *symmetrical* one: hit, error or miss at the exit
-    (:func:`tempnets.metrics.exit_outcomes`).  ``paper``: 900,000 strings, 60
+    (:func:`tempnets.tasks.metrics.exit_outcomes`).  ``paper``: 900,000 strings, 60
     to 300 networks of each by the sequential design of :data:`EMBEDDED_PLAN`
     (every interval at its level); ``book``: 300,000 strings, 3 of each (the
     paper shows one network of each).  Figure 20: hidden states of the distinct
@@ -1586,15 +1588,15 @@ def check_bptt31_gradient(fn) -> None:
     """Check ``fn(params, codes)``: the BPTT(3, 1) gradient of one string's summed error.
 
     ``codes`` are the string's symbol indices (B first, E last); the answer is
-    an :class:`~tempnets.srn.SRNParams` (or a 5-tuple in its field order) of
+    an :class:`~tempnets.models.srn.SRNParams` (or a 5-tuple in its field order) of
     :math:`-\\Delta w / \\eta` summed over the string's steps: the SRN rule
     plus, for every step, its hidden deltas carried one step further back
     through the context weights (the context is 0 before the first step).
-    The reference is :func:`tempnets.training.bptt_gradient` with ``h=3``.
+    The reference is :func:`tempnets.training.srn_trainers.bptt_gradient` with ``h=3``.
     """
-    from ..selfcheck import check_function
-    from ..srn import init_params
-    from ..training import bptt_gradient
+    from ..book.selfcheck import check_function
+    from ..models.srn import init_params
+    from ..training.srn_trainers import bptt_gradient
 
     g = reber()
     cases = [(init_params(7, nh, 7, r=0.5, rng=k), g.encode(s))

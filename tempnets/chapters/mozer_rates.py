@@ -2,7 +2,7 @@ r"""Mozer's learning rates, tuned as he says he tuned them: experiment ``mozer-r
 
 Mozer (1989/1995), "Implementation details", sets each connection type's learning rate by
 :math:`\epsilon_k = \mathrm{mse}^{\mu}\,\rho\,\min(\omega, W_k/\nabla_k)`
-(:mod:`tempnets.focused_training`), and writes: "The parameters μ, ρ, and ω had to be fine
+(:mod:`tempnets.training.focused_training`), and writes: "The parameters μ, ρ, and ω had to be fine
 tuned for most applications to give optimal performance", with μ "set to values in the
 neighborhood of 0.75–1.0" and ρ "generally 0.02"; for the regular verbs, "Learning rate
 parameters were adjusted to yield the best possible performance for each architecture".  He
@@ -51,16 +51,16 @@ from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
-from .. import claims
-from .. import focused as F
-from .. import focused_training as T
-from .. import intervals
-from .. import sequential
-from .. import verbs as V
-from .. import checks
-from ..checks import count
-from ..experiments import Result, check_data, numba_threads
-from ..scale import get_scale
+from ..book import claims
+from ..models import focused as F
+from ..training import focused_training as T
+from ..book import intervals
+from ..book import sequential
+from ..tasks import verbs as V
+from .._numerics import checks
+from .._numerics.checks import count
+from ..book.experiments import Result, check_data, numba_threads
+from ..book.scale import get_scale
 from .focused_backprop import (PAPER, RATES, SIZES, _condition, _gather, _pieces, _rng, add_all_learn,
                                _add_delay1_p, _add_delay4_p, _add_delay4_perfect, first_runs)
 
@@ -133,9 +133,9 @@ many or more (:func:`untuned_tables`)."""
 # the measuring runs take about 1 s each (six networks), so the record stays near 7 minutes
 # (the search, about 5, is done once, before the first look).
 PLANS = {"mozer-rates": sequential.Plan(30, 30, 60)}
-"""Paper scale: the sequential design (:mod:`tempnets.sequential`) of the measuring runs, one
+"""Paper scale: the sequential design (:mod:`tempnets.book.sequential`) of the measuring runs, one
 "run" being network ``k`` of every task and architecture, trained with the chosen rates; every
-interval of the record is at the plan's level (:func:`tempnets.sequential.level_of`).  The search
+interval of the record is at the plan's level (:func:`tempnets.book.sequential.level_of`).  The search
 is not part of it: its networks and choices are fixed before the first look."""
 
 EXPECT = {
@@ -295,7 +295,7 @@ def search(task: str, arch: str, grid=None, runs: int = 5, epochs: int | None = 
         Epoch budget; the paper scale's (:data:`RATE_SIZES`) when ``None``.
     rounds : int
         Moves allowed after ``grid`` (0: evaluate ``grid`` only).
-    checkpoint : tempnets.checkpoint.Checkpoint, optional
+    checkpoint : tempnets.training.checkpoint.Checkpoint, optional
         Each setting's result is saved there and not computed again.
 
     Returns
@@ -309,7 +309,7 @@ def search(task: str, arch: str, grid=None, runs: int = 5, epochs: int | None = 
     if arch not in ARCHS:
         raise ValueError(f"arch must be one of {', '.join(ARCHS)}, got {arch!r}")
     if checkpoint is not None and not callable(getattr(checkpoint, "computed", None)):
-        raise TypeError(f"checkpoint must be a tempnets.checkpoint.Checkpoint or None, got {type(checkpoint).__name__}")
+        raise TypeError(f"checkpoint must be a tempnets.training.checkpoint.Checkpoint or None, got {type(checkpoint).__name__}")
     grid = _check_grid(neighbourhood(START) if grid is None else grid)
     for g in grid:
         task_config(task, *g)  # refuses a bad task or rate before anything is trained
@@ -585,7 +585,7 @@ def delay4_summary(untuned=None, tuned=None) -> str:
     difference with its 95% interval (Welch); the order "reverses", "keeps" or "becomes
     undecided" as the two intervals say.  Both sides are the same networks: the untuned data
     are cut to their first runs, as many as were tuned (:func:`~tempnets.chapters.focused_backprop.first_runs`)."""
-    from ..experiments import read_record
+    from ..book.experiments import read_record
 
     for name, value in (("untuned", untuned), ("tuned", tuned)):
         if value is not None and not isinstance(value, (dict, Result)):
@@ -635,7 +635,7 @@ def untuned_tables(n: int | None = None, reproduce=None, verbs=None) -> list:
 
     Returns
     -------
-    list of tempnets.claims.ClaimsTable
+    list of tempnets.book.claims.ClaimsTable
         The two tables, re-derived (never trained) from the first ``n`` runs, as a fixed design
         of ``n`` runs (95% intervals: :func:`~tempnets.chapters.focused_backprop.first_runs`).
         Nothing in them is asserted (every stated verdict is ``None``): the chapter states its
@@ -643,7 +643,7 @@ def untuned_tables(n: int | None = None, reproduce=None, verbs=None) -> list:
     """
     import dataclasses
 
-    from ..experiments import read_record
+    from ..book.experiments import read_record
     from .focused_backprop import run_reproduce, run_verbs
 
     n = (read_record("paper_scale/mozer-rates.json")["data"]["sizes"]["runs"] if n is None

@@ -30,7 +30,7 @@ Procedure shared by every condition (:func:`train_condition`)
   of that grammar, so the SRN, PA and BPTT columns compare the same 20 "weight
   sets" (the thesis numbers its networks 1-20 in every table).
 * Training is online (one update per symbol, learning rate 0.01, momentum 0.3:
-  :class:`tempnets.training.TrainConfig`), in segments between tests.  Every
+  :class:`tempnets.training.srn_trainers.TrainConfig`), in segments between tests.  Every
   segment continues from the previous weights with fresh random strings;
   the momentum buffer restarts at zero at each test (6 times in 2.4 million
   strings at paper scale, an effect of one update in a million).
@@ -45,7 +45,7 @@ chapter's time budget.
 
 Claims and their uncertainty
 ----------------------------
-A claim on a mean over networks carries its 95% interval (:mod:`tempnets.intervals`:
+A claim on a mean over networks carries its 95% interval (:mod:`tempnets.book.intervals`:
 t for a mean, a paired t interval for the difference between two conditions of the
 same weight sets or two test sets of the same networks, Wilson for a share of
 networks); a claim whose interval straddles its threshold at a scale is not asserted
@@ -55,7 +55,7 @@ one condition doing no better than another, is tested only when the networks it 
 decisively learned the final symbol (:data:`FAILS_FINAL`); otherwise it is shown as "not
 tested: <why>" and never asserted.  So is a claim that networks
 fail something (the final symbol, a trace of the indicator), which networks that learned
-nothing pass too, unless its control is decided and holds (:func:`tempnets.claims.control_gate`;
+nothing pass too, unless its control is decided and holds (:func:`tempnets.book.claims.control_gate`;
 issue 32): a row of the same table saying that the same networks learned the short-term part,
 or that BPTT(5,1) learns the dependency (for BPTT(3,1), or the other framing, failing it).
 """
@@ -68,18 +68,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import checks, claims, intervals, metrics, sequential
-from ..checks import array, count
-from ..experiments import Result, check_data, numba_threads
-from ..grammars import (embedded_reber, thesis_embedded_reber, long_embedded_reber, n_letters, reber,
+from .._numerics import checks
+from ..book import claims, intervals, sequential
+from ..tasks import metrics
+from .._numerics.checks import array, count
+from ..book.experiments import Result, check_data, numba_threads
+from ..tasks.grammars import (embedded_reber, thesis_embedded_reber, long_embedded_reber, n_letters, reber,
                        time_varying_embedded_reber)
-from ..random import spawn
-from ..srn import init_params
-from ..scale import get_scale
-from ..srn import SRNParams, as_flat_strings, check_attention, check_params, srn_forward
-from ..grammars import check_grammar, check_strings
-from ..checkpoint import Checkpoint
-from ..training import TrainConfig, train_online
+from .._numerics.random import spawn
+from ..models.srn import init_params
+from ..book.scale import get_scale
+from ..models.srn import SRNParams, as_flat_strings, check_attention, check_params, srn_forward
+from ..tasks.grammars import check_grammar, check_strings
+from ..training.checkpoint import Checkpoint
+from ..training.srn_trainers import TrainConfig, train_online
 
 __all__ = [
     "CONDITIONS", "SIZES", "THESIS", "Sizes", "condition_config", "test_strings",
@@ -102,7 +104,7 @@ FRAMINGS = ("thesis", "inner-BE")
 (Figures 4.4-4.5: inputs ``B P P V V P``, ``B P T S X X T V X P X T V V P``)
 and as its test-set statistics confirm (mean 16.4, min 6 symbols after B).
 ``"inner-BE"``: the Reber string keeps its own B and E (``BPBPVVEPE``, Hochreiter &
-Schmidhuber 1997; :func:`tempnets.grammars.embedded_reber`), two symbols longer.
+Schmidhuber 1997; :func:`tempnets.tasks.grammars.embedded_reber`), two symbols longer.
 The difference matters for truncated BPTT: see :func:`run_framing`."""
 
 
@@ -188,7 +190,7 @@ SIZES = {
     # interval of the mean about 2.5 times narrower; networks 0-3 are the same in both runs.
     "pa-2.1": {"book": Sizes(4, 100_000, 10_000, 100), "paper": Sizes(24, 100_000, 10_000, 100)},
     # Figure 4.3's claim is a share of the PA networks that end above 50% final: the thesis's
-    # 20 gave 3 such networks, a share no interval can decide (tempnets.claims.design_check:
+    # 20 gave 3 such networks, a share no interval can decide (tempnets.book.claims.design_check:
     # n >= 4 could), so paper scale trains 40 (networks 0-19 are the same in both runs) at the
     # first look of its sequential design (PLANS), which adds networks up to 440.
     "pa-4.2": {"book": Sizes(4, 400_000, 100_000),
@@ -250,10 +252,10 @@ LONG_TESTS = {"book": {"len>=50": (1000, 50), "len>=300": (100, 300)},
 # cores: the cap is what the 120-minute budget of a record allows.
 PLANS = {"pa-4.2": sequential.Plan(40, 200, 440), "pa-6.2": sequential.Plan(40, 200, 440),
          "pa-8.4": sequential.Plan(20, 140, 300)}
-"""Paper scale: the sequential design (:mod:`tempnets.sequential`) of an experiment, whose first
+"""Paper scale: the sequential design (:mod:`tempnets.book.sequential`) of an experiment, whose first
 look is :data:`SIZES`'s paper-scale networks (networks ``k`` are the same whatever else is
 trained).  Every interval of its claims is at the plan's level (97.5% for two looks, 98.33% for
-three; :func:`tempnets.sequential.level_of`), and so are those of the experiments that read its
+three; :func:`tempnets.book.sequential.level_of`), and so are those of the experiments that read its
 networks (``pa-5.2``).  An experiment without a plan, and every experiment at book scale, is a
 fixed design: one look at 95%."""
 
@@ -469,7 +471,7 @@ def test_strings(grammar, n: int = 1000, rng=None, min_letters: int | None = Non
 def length_statistics(strings) -> dict:
     """Mean, min and max length of test strings, counted two ways.
 
-    ``letters``: :func:`tempnets.grammars.n_letters` (all symbols but the
+    ``letters``: :func:`tempnets.tasks.grammars.n_letters` (all symbols but the
     outer B and E).  ``thesis_count``: the symbols after B of the string in the
     thesis's framing (without inner B and E; ``BTTXSTE`` counts 6), which
     reproduces the thesis's mean and minimum (16.4 and 6 in chapter 4).
@@ -514,8 +516,8 @@ def score(params: SRNParams, strings, grammar, config: TrainConfig) -> dict:
 
 def _encoded(strings, grammar) -> tuple:
     """A test set encoded and checked once, for :func:`_score` to score again and again:
-    ``(flat, offsets, steps)``, the strings as :func:`tempnets.srn.as_flat_strings` and what
-    :func:`tempnets.metrics.embed_final_many` reads of them."""
+    ``(flat, offsets, steps)``, the strings as :func:`tempnets.models.srn.as_flat_strings` and what
+    :func:`tempnets.tasks.metrics.embed_final_many` reads of them."""
     strings, grammar = check_strings(strings, "strings"), check_grammar(grammar)
     for s in strings:  # what metrics.embed_final_many checks of its strings (its rows match by construction)
         grammar.validate(s)
@@ -569,11 +571,11 @@ def train_condition(grammar, config: TrainConfig, sizes: Sizes, *, seed: int = 0
     networks : sequence of int, optional
         Train only these network indices (default: all ``0 .. R-1``).
     progress : bool or None
-        Progress bars of :func:`tempnets.training.train_online`.
+        Progress bars of :func:`tempnets.training.srn_trainers.train_online`.
     on_test : callable, optional
         Called as ``on_test(strings_seen, params)`` after each test (e.g. for
         the hidden-state differences of Figure 2.1).
-    checkpoint : tempnets.checkpoint.Checkpoint, optional
+    checkpoint : tempnets.training.checkpoint.Checkpoint, optional
         Keep the weights and scores there after each test, under ``key``, and continue from
         what is kept (see :func:`train_conditions`).
     key : str
@@ -622,7 +624,7 @@ def train_conditions(grammar, configs: dict, sizes: Sizes, *, seed: int = 0, tes
     the time of the whole call (of its last session, when resumed), and
     ``trained_with`` lists the conditions that shared it.
 
-    With ``checkpoint`` (a :class:`tempnets.checkpoint.Checkpoint`), the weights and the
+    With ``checkpoint`` (a :class:`tempnets.training.checkpoint.Checkpoint`), the weights and the
     scores so far are saved under ``key`` after each test, and a run that finds them there
     continues from that test: each segment of strings depends only on the seed, its index and
     the weights it starts from, so a resumed run ends with the same bits.  A run with
@@ -632,7 +634,7 @@ def train_conditions(grammar, configs: dict, sizes: Sizes, *, seed: int = 0, tes
     names = list(configs)
     hooks = on_test or {}
     if checkpoint is not None:
-        checks.instance("checkpoint", checkpoint, Checkpoint, "None or a tempnets.checkpoint.Checkpoint")
+        checks.instance("checkpoint", checkpoint, Checkpoint, "None or a tempnets.training.checkpoint.Checkpoint")
         checks.instance("key", key, str)  # (load, below, refuses one a checkpoint cannot hold)
     if checkpoint is not None and hooks:
         raise ValueError("train_conditions keeps no checkpoint with on_test (the hooks' earlier "
@@ -871,7 +873,7 @@ def _fig2_1_claims(d: dict, scale="book") -> claims.ClaimsTable:
 
     The rows after the first are passed by a network that learned nothing (no trace, no final
     symbol), so each is tested only when its control, the short-term task learned (the embed
-    row), is decided and holds (:func:`tempnets.claims.control_gate`); otherwise it is shown as
+    row), is decided and holds (:func:`tempnets.book.claims.control_gate`); otherwise it is shown as
     not tested and never asserted.  The first row is about the untrained networks (test 0), which
     have learned nothing by design: it needs no control.
     """
@@ -954,7 +956,7 @@ def _run_conditions(exp_id, names, grammar_name, scale, seed, jobs, progress, lo
     """Train every condition of ``names`` by the experiment's design (or take them from
     ``trained``, the data of an earlier run of the same experiment, scale and seed, so its claims
     can be re-derived without training again): at paper scale its plan in :data:`PLANS`, if
-    any, else one look at all of :data:`SIZES`'s networks (:func:`tempnets.sequential.plan_for`).
+    any, else one look at all of :data:`SIZES`'s networks (:func:`tempnets.book.sequential.plan_for`).
 
     ``table(runs, sizes, tests, level)`` makes the claims table from the runs so far (needed by
     an experiment with a plan; without one, the claims are made after the runs).  Networks are
@@ -1125,7 +1127,7 @@ EXPECT = {
 ``False`` (reported as not holding) or ``None`` (not asserted: its 95% interval straddles the
 threshold at that scale, so the verdict is "inconclusive at this scale" and another seed, or
 another machine's last bits, may decide it either way).  Set from the runs the chapter shows;
-a claim that comes out otherwise fails :meth:`~tempnets.claims.ClaimsTable.verify`.
+a claim that comes out otherwise fails :meth:`~tempnets.book.claims.ClaimsTable.verify`.
 
 A row that rests on a control (a claim that networks *fail* something, which networks that
 learned nothing pass too; issue 32) states here the verdict it has when its control is decided
@@ -1330,7 +1332,7 @@ def run_fig5_2(scale="book", seed=0, jobs=1, progress=None, trained=None, checkp
     """Figure 5.2: the PA networks of ``pa-4.2`` tested on long strings (chapter 5).
 
     Test sets: 1000 strings of at least 50 letters and 100 of at least 300,
-    drawn from :func:`tempnets.grammars.long_embedded_reber` (probability 0.9
+    drawn from :func:`tempnets.tasks.grammars.long_embedded_reber` (probability 0.9
     of not moving closer to the end).  Pass ``trained=run_fig4_2(...)`` (same
     scale and seed) to reuse its networks; otherwise they are trained again
     (same seed, same networks).  ``trained`` may also be an earlier ``pa-5.2``
@@ -1935,8 +1937,8 @@ def attention_mask(period, phase, n_steps: int) -> np.ndarray:
 
 def check_attention_mask(fn) -> None:
     """Check ``fn(period, phase, n_steps)`` against :func:`attention_mask` on O'Connell's pattern and others."""
-    from ..selfcheck import check_function
-    from ..srn import pa_attention
+    from ..book.selfcheck import check_function
+    from ..models.srn import pa_attention
 
     cases = [(*pa_attention(8, 7, 7), 10), (*pa_attention(8, 7, 3), 9), (*pa_attention(8, 7, 14), 16),
              (np.array([1, 2, 4, 8]), np.array([0, 1, 3, 5]), 12)]

@@ -47,12 +47,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import claims, intervals, optim, rnn_baselines as rb, sequences as sq, sequential, tkrnn
-from .. import checks
-from ..checks import count
-from ..experiments import Piece, Result, run_pieces
-from ..scale import get_scale
-from ..selfcheck import CheckFailed, check_function, check_value
+from ..book import claims, intervals, sequential
+from ..training import optim
+from ..models import rnn_baselines as rb, tkrnn
+from ..tasks import sequences as sq
+from .._numerics import checks
+from .._numerics.checks import count
+from ..book.experiments import Piece, Result, run_pieces
+from ..book.scale import get_scale
+from ..book.selfcheck import CheckFailed, check_function, check_value
 
 __all__ = ["SIZES", "LONG_SIZES", "LONG_PLAN", "PLANS", "TUNED", "run_long_delays", "sizes_of", "Sizes", "MODELS", "PAPER",
            "model_functions", "build", "train_one",
@@ -83,7 +86,7 @@ class Sizes:
     Attributes
     ----------
     alphabet, length, delays
-        The task (:class:`tempnets.sequences.SerialRecall`).
+        The task (:class:`tempnets.tasks.sequences.SerialRecall`).
     hidden : int
         Hidden units of the TKRNN family; the RNN and the LSTM get the hidden
         size that matches the TKRNN's parameter count.
@@ -102,23 +105,23 @@ class Sizes:
         (``tk-search``); ``None`` gives every model ``[1.0, learning_rate]``.
     min_length : int or None
         Train on strings of ``min_length .. length`` letters (each string's length uniform,
-        :class:`tempnets.sequences.SerialRecall`); tests stay at ``length``.  ``None``: all
+        :class:`tempnets.tasks.sequences.SerialRecall`); tests stay at ``length``.  ``None``: all
         strings have ``length`` letters.
     final_rate : float or None
         Adam's learning rate falls linearly to this at the last update
-        (:class:`tempnets.optim.OptimConfig`); ``None``: constant.
+        (:class:`tempnets.training.optim.OptimConfig`); ``None``: constant.
     ramp : float
         Curriculum (:func:`curriculum_task`): over the first ``ramp`` of the updates the longest
         delay and the longest string grow step by step from the shortest to the task's;
         0: none.
     bucketed : bool
-        One delay per batch (:func:`tempnets.sequences.make_bucketed_batch`: no padded steps)
+        One delay per batch (:func:`tempnets.tasks.sequences.make_bucketed_batch`: no padded steps)
         instead of one per sequence.
     dtype : str
         The precision training computes in (``"float64"`` or ``"float32"``,
-        :func:`tempnets.optim.train`).
+        :func:`tempnets.training.optim.train`).
     forget_bias : float
-        The LSTM's initial forget-gate bias (:func:`tempnets.rnn_baselines.lstm_init`).
+        The LSTM's initial forget-gate bias (:func:`tempnets.models.rnn_baselines.lstm_init`).
     recipes : dict or None
         Per model, how its training differs from these sizes: a setting of
         :data:`TRAINING_SEARCH` (changes of the fields above, and ``init_scale``), applied by
@@ -269,8 +272,8 @@ def build(name: str, task: sq.SerialRecall, hidden: int, rng=None, scale: float 
     """Initial parameters of model ``name``; the RNN and LSTM sized to the TKRNN's parameter count.
 
     ``scale`` multiplies every initial weight of the model's own initialiser
-    (:func:`tempnets.tkrnn.init_params`, :func:`tempnets.rnn_baselines.rnn_init`,
-    :func:`~tempnets.rnn_baselines.lstm_init`); ``forget_bias`` is the LSTM's."""
+    (:func:`tempnets.models.tkrnn.init_params`, :func:`tempnets.models.rnn_baselines.rnn_init`,
+    :func:`~tempnets.models.rnn_baselines.lstm_init`); ``forget_bias`` is the LSTM's."""
     model_functions(name)
     checks.instance("task", task, sq.SerialRecall, "a sequences.SerialRecall")
     count("hidden", hidden, 1, 100_000)
@@ -302,14 +305,14 @@ def train_one(name: str, sz: Sizes, seed: int = 0, k: int = 0, progress=None, ch
     The history's ``evals`` are string accuracies on 256 fixed validation strings
     at the longest training delay, every ``sz.eval_every`` updates.  The initial
     scale and the learning rate are the model's :meth:`Sizes.setting`.  With a
-    :class:`~tempnets.checkpoint.Checkpoint`, the training saves its state under ``key``
-    (default ``"NAME-K.training"``) and continues from it (:func:`tempnets.optim.train`).
+    :class:`~tempnets.training.checkpoint.Checkpoint`, the training saves its state under ``key``
+    (default ``"NAME-K.training"``) and continues from it (:func:`tempnets.training.optim.train`).
     """
     model_functions(name), _check_sizes(sz), count("seed", seed), count("k", k)
     if checkpoint is not None:
-        from ..checkpoint import Checkpoint
+        from ..training.checkpoint import Checkpoint
 
-        checks.instance("checkpoint", checkpoint, Checkpoint, "None or a tempnets.checkpoint.Checkpoint")
+        checks.instance("checkpoint", checkpoint, Checkpoint, "None or a tempnets.training.checkpoint.Checkpoint")
     if key is not None:
         checks.instance("key", key, str)
     sz = sz.for_model(name)
@@ -496,7 +499,7 @@ def _train_piece(name, sz, seed, k) -> Piece:
 
 def _train_networks(sz, seed, start, stop, jobs, progress, checkpoint=None) -> list:
     """Networks ``start .. stop - 1`` of every model, each a piece
-    (:func:`tempnets.experiments.run_pieces`: ``jobs`` cores or a cluster, the same results):
+    (:func:`tempnets.book.experiments.run_pieces`: ``jobs`` cores or a cluster, the same results):
     one dict per network ``k``, model name -> ``(run, params)`` (:func:`_train_task`).  Network
     ``k`` is the same whatever else is trained (its streams are child ``k`` of the seed)."""
     tasks = [(name, k) for name in MODELS for k in range(start, stop)]
@@ -535,7 +538,7 @@ def run_serial_recall(scale="book", seed=0, jobs=1, progress=None, trained=None,
 
     ``jobs`` processes train the networks (the results do not depend on it).  With
     ``trained=`` (a previous result's or record's ``data``) the claims are
-    re-derived without training.  With a :class:`~tempnets.checkpoint.Checkpoint` every
+    re-derived without training.  With a :class:`~tempnets.training.checkpoint.Checkpoint` every
     finished network is saved in it (key ``"NAME-K"``), every network in training at
     least every ``checkpoint.every_seconds``, and a run that finds them there continues
     from them, to the same result (``python -m tempnets reproduce ID --resume``).
@@ -573,7 +576,7 @@ def run_long_delays(scale="book", seed=0, jobs=1, progress=None, trained=None,
 
 LONG_PLAN = sequential.Plan(60, 90, 150)
 """``tk-long-delays`` at paper scale: networks per model by a sequential design
-(:mod:`tempnets.sequential`): 60, then 90 more, every interval of the record at 97.5% (two
+(:mod:`tempnets.book.sequential`): 60, then 90 more, every interval of the record at 97.5% (two
 looks, Bonferroni).
 
 Look 1 is the 60-network record that came before this plan: it was seen (every row decided but
@@ -650,8 +653,8 @@ def _median_comparison(statistic, *groups, level=intervals.LEVEL):
     """Interval of ``statistic(*medians)`` at ``level`` over a few networks per model, with its note.
 
     Unbounded when any group has a median without an interval at ``level`` (fewer than
-    :func:`_fewest_for_median`: 6 at 95%; :func:`tempnets.intervals.median`), since a bootstrap of a median of so few runs
-    is not valid either; otherwise a percentile bootstrap (:func:`tempnets.intervals.bootstrap`)."""
+    :func:`_fewest_for_median`: 6 at 95%; :func:`tempnets.book.intervals.median`), since a bootstrap of a median of so few runs
+    is not valid either; otherwise a percentile bootstrap (:func:`tempnets.book.intervals.bootstrap`)."""
     n = min(len(g) for g in groups)
     if any(math.isinf(intervals.median(g, level)[0]) for g in groups):
         return ((-math.inf, math.inf),

@@ -39,11 +39,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import checks, claims, optim, portable_math as pm, recall_diagnostics as rd, sequences as sq, tkrnn
-from ..checks import array, count, real
-from ..checkpoint import Checkpoint
-from ..experiments import Piece, Result, run_pieces
-from ..scale import get_scale
+from .._numerics import checks, portable_math as pm
+from ..book import claims
+from ..training import optim
+from ..tasks import recall_diagnostics as rd, sequences as sq
+from ..models import tkrnn
+from .._numerics.checks import array, count, real
+from ..training.checkpoint import Checkpoint
+from ..book.experiments import Piece, Result, run_pieces
+from ..book.scale import get_scale
 from . import temporal_kernels as tk
 
 __all__ = ["Reading", "READINGS", "SCREEN", "reading_sizes", "teacher_forced", "train_reading",
@@ -51,7 +55,7 @@ __all__ = ["Reading", "READINGS", "SCREEN", "reading_sizes", "teacher_forced", "
            "ADOPTED", "RECALL_SIZES", "run_reading_recall", "readings_table"]
 
 TODAY_LAM_RANGE = (0.5, 0.95)
-"""The initial decays of today's reading (:func:`tempnets.tkrnn.init_params`'s default)."""
+"""The initial decays of today's reading (:func:`tempnets.models.tkrnn.init_params`'s default)."""
 
 
 def _check_model(name) -> str:
@@ -61,7 +65,7 @@ def _check_model(name) -> str:
 
 
 def _optional(name, value, check):
-    """``value`` if it is ``None``, else ``check(name, value)`` (a check of :mod:`tempnets.checks`)."""
+    """``value`` if it is ``None``, else ``check(name, value)`` (a check of :mod:`tempnets._numerics.checks`)."""
     return None if value is None else check(name, value)
 
 
@@ -86,7 +90,7 @@ class Reading:
     decay_rate : float
         With ``decays="slow"``, the decays' learning rate as a fraction of the others', in (0, 1].
     lam_range : (float, float)
-        The initial decays' range (:func:`tempnets.tkrnn.init_params`).
+        The initial decays' range (:func:`tempnets.models.tkrnn.init_params`).
     input_output : bool
         Whether the outputs have kernels from the inputs (W_{x→z}).
     alphabet, length : int or None
@@ -204,7 +208,7 @@ def teacher_forced(x, target, mask) -> tuple:
     """``(x', target, mask)``: the batch with, at every recall step after a sequence's first, the
     input set to the previous step's target letter (one-hot) instead of blank.  ``x`` (T, B, I),
     ``target`` (T, B) classes below ``I``, ``mask`` (T, B) of 0/1, as
-    :func:`tempnets.sequences.make_batch` returns them."""
+    :func:`tempnets.tasks.sequences.make_batch` returns them."""
     dims = {}
     x = np.array(array("x", x, ("T", "B", "I"), dims), copy=True)
     target = array("target", target, ("T", "B"), dims, dtype="int")
@@ -305,7 +309,7 @@ def train_reading(name: str, sz: tk.Sizes, reading: Reading = Reading(), seed: i
     if key is not None and not isinstance(key, str):
         raise TypeError(f"key must be a checkpoint key (a str) or None, got {type(key).__name__}")
     if checkpoint is not None and not isinstance(checkpoint, Checkpoint):
-        raise TypeError(f"checkpoint must be a tempnets.checkpoint.Checkpoint or None, got "
+        raise TypeError(f"checkpoint must be a tempnets.training.checkpoint.Checkpoint or None, got "
                         f"{type(checkpoint).__name__}")
     sz = reading_sizes(sz.for_model(name), reading)
     if reading.model_switches and not name.startswith("TKRNN"):
@@ -344,7 +348,7 @@ def score_reading(name: str, params, sz: tk.Sizes, reading: Reading = Reading(),
     (default: the longest training delay), posed as the reading poses them.
 
     Returns the letter and string accuracy, item and order memory
-    (:func:`tempnets.recall_diagnostics.item_order`) and the serial-position curve."""
+    (:func:`tempnets.tasks.recall_diagnostics.item_order`) and the serial-position curve."""
     _check_model(name)
     tk._check_sizes(sz)
     seed = count("seed", seed)
@@ -509,7 +513,7 @@ def recorded_diagnostics(data: dict, name: str = "TKRNN", k: int = 0, delay: int
     ``data`` (its final parameters), on ``n`` fresh strings at ``delay``.
 
     Returns item and order memory, the serial-position curve, the letter accuracy with the
-    output kernels from the inputs cut (:func:`tempnets.recall_diagnostics.without_input_output`,
+    output kernels from the inputs cut (:func:`tempnets.tasks.recall_diagnostics.without_input_output`,
     TKRNNs only) and the decays' histogram."""
     if not isinstance(data, dict):
         raise TypeError(f"data must be a tk-serial-recall result's data (a dict), got {type(data).__name__}")
