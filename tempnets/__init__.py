@@ -30,8 +30,9 @@ One module per idea (see the README's layout paragraph):
 ``optim``           Adam with gradient-norm clipping; minibatch training
 ``sequences``       the serial-recall task (string, delay, cue, recall)
 ``recall_diagnostics`` what a serial-recall network remembers: item vs order, positions, decays
-``chapters``        one module per chapter (``chapters.graded_state_machines``, ...):
-                    its runners, the paper's numbers, its claims
+``chapters``        one module per chapter (``chapters.graded_state_machines``, ...;
+                    a large one a package of files): its runners, the paper's
+                    numbers, its claims
 ==================  ==========================================================
 
 Conventions used throughout
