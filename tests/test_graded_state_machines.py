@@ -9,6 +9,10 @@ from tempnets.book import claims
 
 from tempnets.tasks import grammars, metrics
 from tempnets.chapters import graded_state_machines as gsm
+# A test replaces a name in the file of the package whose code reads it (the package only re-exports)
+from tempnets.chapters.graded_state_machines import embedded as gsm_embedded
+from tempnets.chapters.graded_state_machines import network_tests as gsm_network_tests
+from tempnets.chapters.graded_state_machines import reber_grammar as gsm_reber_grammar
 from tempnets.models.srn import init_params
 
 
@@ -141,19 +145,21 @@ def test_length_constraint_predictions(monkeypatch):
     g = grammars.reber()
     lang = g.enumerate(8, 3)
     # a network that honours the length constraint: 0.5 on each successor the 43 strings allow
-    monkeypatch.setattr(gsm, "outputs", _fake_outputs(
+    monkeypatch.setattr(gsm_reber_grammar, "outputs", _fake_outputs(
         lambda p: {c: 0.5 for c in metrics.legal_successors(p, lang)}))
     res = gsm.length_constraint_predictions(None, g)
     assert [r["figure"] for r in res] == ["13a", "13b", "14a", "14b"] and all(r["ok"] for r in res)
     # one that only knows the grammar predicts the excluded letters too: 13b and 14b fail
-    monkeypatch.setattr(gsm, "outputs", _fake_outputs(lambda p: {c: 0.5 for c in g.successors(p)}))
+    monkeypatch.setattr(gsm_reber_grammar, "outputs",
+                        _fake_outputs(lambda p: {c: 0.5 for c in g.successors(p)}))
     assert [r["ok"] for r in gsm.length_constraint_predictions(None, g)] == [True, False, True, False]
 
 
 def test_predicts_exactly_legal(monkeypatch):
     g = grammars.reber()
     s = "BTSXXVPSE"
-    monkeypatch.setattr(gsm, "outputs", _fake_outputs(lambda p: {c: 0.5 for c in g.successors(p)}))
+    monkeypatch.setattr(gsm_network_tests, "outputs",
+                        _fake_outputs(lambda p: {c: 0.5 for c in g.successors(p)}))
     assert gsm.predicts_exactly_legal(None, g, s).tolist() == [True] * 8
 
     def rows(p):  # an illegal letter above threshold after BTSX; a legal one too low after BTSXXV
@@ -163,7 +169,7 @@ def test_predicts_exactly_legal(monkeypatch):
         if p == "BTSXXV":
             r["V"] = 0.3
         return r
-    monkeypatch.setattr(gsm, "outputs", _fake_outputs(rows))
+    monkeypatch.setattr(gsm_network_tests, "outputs", _fake_outputs(rows))
     ok = gsm.predicts_exactly_legal(None, g, s)
     assert np.flatnonzero(~ok).tolist() == [3, 5]
 
@@ -204,13 +210,14 @@ def test_figure15_purity(monkeypatch):
     g = grammars.reber()
     strings = list(grammars.SERVAN_SCHREIBER_TRAINING)
     by_prediction = _coded_states(lambda p: "".join(sorted(g.successors(p))))
-    monkeypatch.setattr(gsm, "outputs", _fake_outputs(by_prediction))
+    monkeypatch.setattr(gsm_reber_grammar, "outputs", _fake_outputs(by_prediction))
     res = gsm.figure15_purity(None, g, strings)
     assert res["prediction"]["n_clusters"] == 5 and res["letter"]["n_clusters"] == 6
     assert res["prediction"]["purity"] == 1.0 and res["prediction"]["adjusted"] == 1.0
     assert res["letter"]["adjusted"] < 0.9
     assert 0 < res["letter"]["chance"] < res["prediction"]["chance"] < 1
-    monkeypatch.setattr(gsm, "outputs", _fake_outputs(_coded_states(lambda p: p[-1])))
+    monkeypatch.setattr(gsm_reber_grammar, "outputs",
+                        _fake_outputs(_coded_states(lambda p: p[-1])))
     res = gsm.figure15_purity(None, g, strings)
     assert res["letter"]["adjusted"] == 1.0 and res["prediction"]["adjusted"] < 0.9
 
@@ -248,7 +255,8 @@ def test_run_reber_count():
 
 def test_run_21_strings_small(monkeypatch):
     # one network: the table's numbers are those of the network the data holds
-    monkeypatch.setattr(gsm, "choose", lambda book, paper, scale=None: 1 if isinstance(book, int) else book)
+    monkeypatch.setattr(gsm_reber_grammar, "choose",
+                        lambda book, paper, scale=None: 1 if isinstance(book, int) else book)
     r = gsm.run_21_strings(progress=False)
     d = r.data
     json.dumps(d)
@@ -325,9 +333,9 @@ def test_generalisation_sweep_trains_experiment_2s_networks():
     one = gsm.generalisation_sweep(learning_rates=(0.01,), momenta=(0.9,), n_networks=1)
     assert len(one) == 1 and one[0]["learning_rate"] == 0.01 and one[0]["momentum"] == 0.9
     g = grammars.reber()
-    hist = gsm.train_epochs([g.encode(s) for s in grammars.SERVAN_SCHREIBER_TRAINING], n_epochs=2000,
-                            config=gsm.config(15), n_networks=1, rng=gsm._sub(0, 2, 1),
-                            chunk_strings=21 * 50, progress=False)
+    hist = gsm_reber_grammar.train_epochs([g.encode(s) for s in grammars.SERVAN_SCHREIBER_TRAINING],
+                                          n_epochs=2000, config=gsm.config(15), n_networks=1,
+                                          rng=gsm._sub(0, 2, 1), chunk_strings=21 * 50, progress=False)
     unseen = list(grammars.generalisation_strings())
     gen = metrics.generalisation_counts(gsm.outputs(hist.params.network(0), g, unseen), unseen, g,
                                         language=g.enumerate(8, 3))
@@ -453,7 +461,7 @@ def test_embedded_network_k_does_not_depend_on_how_many_are_trained(monkeypatch)
     later, later_params = gsm._embedded_networks(0, EMBEDDED_STRINGS, 2, 4, False, None)
     assert four[2:] == later and four[2] != four[3]  # the same networks, and not all alike
     assert later_params != params  # (the weights kept are the first network's of the call)
-    monkeypatch.setattr(gsm, "EMBEDDED_CHUNK", 3)  # pieces 0-2 and 3
+    monkeypatch.setattr(gsm_embedded, "EMBEDDED_CHUNK", 3)  # pieces 0-2 and 3
     assert gsm._embedded_networks(0, EMBEDDED_STRINGS, 0, 4, False, None) == (four, params)
     two, _ = gsm._embedded_networks(0, EMBEDDED_STRINGS, 0, 2, False, None)
     assert two == four[:2]
@@ -468,7 +476,7 @@ def test_embedded_pieces_are_kept_in_the_checkpoint(tmp_path, monkeypatch):
     def no_training(*args, **kwargs):
         raise AssertionError("a piece in the checkpoint was trained again")
 
-    monkeypatch.setattr(gsm, "_embedded_piece", no_training)
+    monkeypatch.setattr(gsm_embedded, "_embedded_piece", no_training)
     assert gsm._embedded_networks(0, EMBEDDED_STRINGS, 0, 2, False, ck) == first
     with pytest.raises(AssertionError, match="trained again"):  # a piece it does not hold
         gsm._embedded_networks(0, EMBEDDED_STRINGS, 0, 3, False, ck)
@@ -480,8 +488,8 @@ def test_embedded_at_paper_scale_states_its_design_and_rederives(monkeypatch):
     from tempnets.book import experiments, intervals, sequential
 
     plan = sequential.Plan(2, 2, 4)
-    monkeypatch.setattr(gsm, "EMBEDDED_PLAN", plan)
-    monkeypatch.setattr(gsm, "choose", lambda book, paper, scale: EMBEDDED_STRINGS)
+    monkeypatch.setattr(gsm_embedded, "EMBEDDED_PLAN", plan)
+    monkeypatch.setattr(gsm_embedded, "choose", lambda book, paper, scale: EMBEDDED_STRINGS)
     r = gsm.run_embedded("paper", 0, progress=False)
     design = r.data["design"]
     assert design["rule"] == plan.rule("networks of each grammar") and design["level"] == 0.975
@@ -508,8 +516,8 @@ def test_the_embedded_design_stops_when_its_claims_are_decided_or_at_the_cap(mon
     replaced by one that is decided, or not, whatever the networks)."""
     from tempnets.book import sequential
 
-    monkeypatch.setattr(gsm, "EMBEDDED_PLAN", sequential.Plan(2, 2, 4))
-    monkeypatch.setattr(gsm, "choose", lambda book, paper, scale: EMBEDDED_STRINGS)
+    monkeypatch.setattr(gsm_embedded, "EMBEDDED_PLAN", sequential.Plan(2, 2, 4))
+    monkeypatch.setattr(gsm_embedded, "choose", lambda book, paper, scale: EMBEDDED_STRINGS)
     levels = []
 
     def one_claim(d, scale="book", level=0.95):
@@ -519,7 +527,7 @@ def test_the_embedded_design_stops_when_its_claims_are_decided_or_at_the_cap(mon
               interval=(0.45, 0.55) if decided else (0.3, 0.7))
         return t
 
-    monkeypatch.setattr(gsm, "_embedded_claims", one_claim)
+    monkeypatch.setattr(gsm_embedded, "_embedded_claims", one_claim)
     design = gsm.run_embedded("paper", 0, progress=False).data["design"]
     if decided:
         assert design["n"] == 2 and design["look"] == 1 and design["undecided"] == []

@@ -1,10 +1,12 @@
-"""One module per chapter of the book, named after its notebook.
+"""The chapters: one module per chapter of the book, named after its notebook.
 
-``tempnets.chapters.<name>`` backs ``book/<name>.ipynb``: the experiment
-runners registered in :mod:`tempnets.book.experiments`, the paper's numbers, the
-claims and small chapter-specific helpers.  Arrows point down only: a chapter
-module imports model, task and core modules; nothing imports a chapter module
-except the registry (lazily), the notebook and its tests.
+``tempnets.chapters.<name>`` backs ``book/<name>.ipynb``: the experiment runners registered
+in :mod:`tempnets.book.experiments`, the paper's numbers, the claims and small
+chapter-specific helpers.  A large chapter is a package of files (``graded_state_machines/``,
+``periodically_attentive_units/``, split along the paper's experiments), whose ``__init__``
+re-exports the names the records, the notebook and the tests use.  The top layer: a chapter
+may import every layer below it (book, training, tasks, models); nothing imports a chapter
+except the registry (by name), the notebook, ``warm_up`` and its tests.
 """
 
 __all__ = []  # the chapters are its submodules, each with its own __all__
