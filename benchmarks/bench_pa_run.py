@@ -28,6 +28,7 @@ import numpy as np
 
 from tempnets.training import srn_trainers as training
 from tempnets.chapters import periodically_attentive_units as pa
+from tempnets.chapters.periodically_attentive_units import trainer as pa_trainer
 from tempnets.tasks.grammars import embedded_reber
 from tempnets.models.srn import pa_attention
 from tempnets.training.srn_trainers import sample_strings
@@ -65,9 +66,10 @@ def profile_run(n_strings: int, jobs: int) -> tuple[float, Timers]:
     pa.SIZES["pa-4.2"]["paper"] = pa.Sizes(size.n_networks, n_strings, n_strings // 6, size.n_test)
     timers = Timers()
     timers.wrap(training._Engine, "run", "training")
-    timers.wrap(pa, "train_online", "train_online", count_steps=True)
-    timers.wrap(pa, "_score", "scoring")
-    timers.wrap(pa, "_encoded", "scoring")
+    # wrapped where train_conditions reads them (its module, trainer.py)
+    timers.wrap(pa_trainer, "train_online", "train_online", count_steps=True)
+    timers.wrap(pa_trainer, "_score", "scoring")
+    timers.wrap(pa_trainer, "_encoded", "scoring")
     t0 = time.perf_counter()
     pa.run_fig4_2("paper", 0, jobs, progress=False)
     return time.perf_counter() - t0, timers

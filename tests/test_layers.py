@@ -82,6 +82,13 @@ def test_no_layer_imports_a_layer_above_it():
     assert not upward, "imports that point up a layer:\n  " + "\n  ".join(sorted(upward))
 
 
+def test_every_import_names_a_module_of_today():
+    """No import (a relative one included) goes through an old flat path's alias."""
+    stale = [f"{module} imports {target}" for module, targets in graph().items() for target in targets
+             if ".".join(target.split(".")[:2]) in _layers.MOVED]
+    assert not stale, "\n  ".join(stale)
+
+
 def test_the_root_modules_import_no_layer():
     """``tempnets/__init__.py`` and ``_layers.py`` stand outside the layers: importing the
     package imports none of them."""

@@ -12,6 +12,7 @@ import pytest
 
 from tempnets.tasks import metrics
 from tempnets.chapters import periodically_attentive_units as pa
+from tempnets.chapters.periodically_attentive_units import trainer as pa_trainer
 
 from test_periodically_attentive_units import TINY, tiny  # noqa: F401 (the chapter tests' tiny sizes)
 
@@ -26,7 +27,7 @@ def trained(monkeypatch):
         calls.append((sorted(configs), sorted(kw["tests"])))
         return real(grammar, configs, sizes, **kw)
 
-    monkeypatch.setattr(pa, "train_conditions", spy)
+    monkeypatch.setattr(pa_trainer, "train_conditions", spy)  # the runners call trainer.train_conditions
     return calls
 
 

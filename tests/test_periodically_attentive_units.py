@@ -8,6 +8,10 @@ import numpy as np
 import pytest
 
 from tempnets.chapters import periodically_attentive_units as pa
+# a name replaced for a test is replaced where the code reads it (see the package docstring)
+from tempnets.chapters.periodically_attentive_units import fig8 as pa_fig8
+from tempnets.chapters.periodically_attentive_units import sizes as pa_sizes
+from tempnets.chapters.periodically_attentive_units import trainer as pa_trainer
 from tempnets.book.claims import ClaimsTable
 from tempnets.book.experiments import Result, outcome_counts
 from tempnets.tasks.grammars import embedded_reber, n_letters, reber
@@ -19,9 +23,9 @@ TINY = {k: {"book": pa.Sizes(2, 400, 200, 50), "paper": pa.Sizes(2, 400, 200, 50
 
 @pytest.fixture
 def tiny(monkeypatch):
-    monkeypatch.setattr(pa, "SIZES", TINY)
-    monkeypatch.setattr(pa, "LONG_TESTS", {s: {"len>=50": (20, 50), "len>=300": (3, 300)}
-                                           for s in ("book", "paper")})
+    monkeypatch.setattr(pa_sizes, "SIZES", TINY)
+    monkeypatch.setattr(pa_sizes, "LONG_TESTS", {s: {"len>=50": (20, 50), "len>=300": (3, 300)}
+                                                 for s in ("book", "paper")})
 
 
 @pytest.mark.parametrize("framing", pa.FRAMINGS)
@@ -298,9 +302,9 @@ def test_figure_8_4_compares_with_its_own_bptt_baseline(tiny):
 def test_a_baseline_trained_for_figure_8_4_is_its_own_size_not_pa_8_1s(tiny, monkeypatch):
     """pa-8.1 may train more networks than pa-8.4 (paper scale: 40 and 20); the baseline pa-8.4
     trains for itself has its size, and gives what the first networks of pa-8.1 give."""
-    sizes = {**pa.SIZES, "pa-8.1": {**pa.SIZES["pa-8.1"],
-                                    "book": dataclasses.replace(pa.SIZES["pa-8.4"]["book"], n_networks=3)}}
-    monkeypatch.setattr(pa, "SIZES", sizes)
+    sizes = {**pa_sizes.SIZES, "pa-8.1": {**pa_sizes.SIZES["pa-8.1"],
+                                          "book": dataclasses.replace(pa_sizes.SIZES["pa-8.4"]["book"], n_networks=3)}}
+    monkeypatch.setattr(pa_sizes, "SIZES", sizes)
     r81 = pa.run_fig8_1(scale="book", seed=0, progress=False)
     alone = pa.run_fig8_4(scale="book", seed=0, progress=False)
     assert alone.claims.rows() == pa.run_fig8_4(scale="book", seed=0, progress=False, baseline=r81).claims.rows()
@@ -571,7 +575,7 @@ def test_figure_8_4_where_neither_learns_at_h_4_is_not_tested(tiny, monkeypatch)
     r84 = pa.run_fig8_4(scale="book", seed=0, progress=False, baseline=r81)
     # decide the control's outcome both ways on the same networks
     for fails in (False, True):
-        monkeypatch.setattr(pa, "_learns_final", lambda final, fails=fails: not fails)
+        monkeypatch.setattr(pa_fig8, "_learns_final", lambda final, fails=fails: not fails)
         t = pa.run_fig8_4(scale="book", seed=0, progress=False, trained=r84.data, baseline=r81).claims
         assert [c.statement for c in t.claims] == [c.statement for c in r84.claims.claims]
         h4 = t.claims[2]
@@ -609,7 +613,7 @@ def test_an_interrupted_training_resumes_from_its_checkpoint_to_the_same_bits(tm
     configs = {n: pa.condition_config(n) for n in ("SRN", "PA")}
     whole = pa.train_conditions(g, configs, sz, seed=3, tests=tests, progress=False)
 
-    calls, real = [], pa.train_online
+    calls, real = [], pa_trainer.train_online
 
     def interrupted(*args, **kwargs):  # the third segment never finishes
         calls.append(1)
@@ -618,14 +622,14 @@ def test_an_interrupted_training_resumes_from_its_checkpoint_to_the_same_bits(tm
         return real(*args, **kwargs)
 
     ck = open_checkpoint(tmp_path / "ck", {"test": "pa"}, every_seconds=0.0)
-    monkeypatch.setattr(pa, "train_online", interrupted)
+    monkeypatch.setattr(pa_trainer, "train_online", interrupted)
     with pytest.raises(KeyboardInterrupt):
         pa.train_conditions(g, configs, sz, seed=3, tests=tests, progress=False, checkpoint=ck, key="pa-x")
-    monkeypatch.setattr(pa, "train_online", real)
+    monkeypatch.setattr(pa_trainer, "train_online", real)
     assert ck.keys() == ["pa-x"]  # the two finished tests, kept under the run's key
     again = open_checkpoint(tmp_path / "ck", {"test": "pa"}, resume=True, every_seconds=0.0)
     calls.clear()
-    monkeypatch.setattr(pa, "train_online", lambda *a, **k: (calls.append(1), real(*a, **k))[1])
+    monkeypatch.setattr(pa_trainer, "train_online", lambda *a, **k: (calls.append(1), real(*a, **k))[1])
     resumed = pa.train_conditions(g, configs, sz, seed=3, tests=tests, progress=False, checkpoint=again,
                                   key="pa-x")
     assert len(calls) == 1  # only the segment that was interrupted is trained again
@@ -644,7 +648,7 @@ def test_figure_8_4_compares_with_the_first_networks_of_a_larger_baseline(tiny, 
     """Without a design, pa-8.4 compares with a pa-8.1 result: networks 0 .. R-1 are the same
     whatever R, so a baseline of more networks is compared by its first R; one with fewer
     networks, or other strings, is refused."""
-    monkeypatch.setattr(pa, "SIZES", {**TINY, "pa-8.1": {s: pa.Sizes(4, 400, 200, 50) for s in ("book", "paper")}})
+    monkeypatch.setattr(pa_sizes, "SIZES", {**TINY, "pa-8.1": {s: pa.Sizes(4, 400, 200, 50) for s in ("book", "paper")}})
     r81 = pa.run_fig8_1(scale="book", seed=0, progress=False).data
     r84 = pa.run_fig8_4(scale="book", seed=0, progress=False, baseline=r81).data
     R = r84["sizes"]["n_networks"]
@@ -671,7 +675,7 @@ def test_a_sequential_design_trains_networks_that_do_not_depend_on_the_looks(tin
     the same as in a run of all the networks at once, every interval is at the plan's level,
     the design is recorded and re-derives, and pa-5.2 reads its networks at that level."""
     from tempnets.book import sequential
-    monkeypatch.setattr(pa, "PLANS", {"pa-4.2": sequential.Plan(2, 1, 4)})
+    monkeypatch.setattr(pa_sizes, "PLANS", {"pa-4.2": sequential.Plan(2, 1, 4)})
     watched, undecided = [], sequential.undecided  # the design runs to its cap (looks at 2, 3 and 4), asking only about the watched rows
     monkeypatch.setattr(sequential, "undecided", lambda table, watch=None: watched.append(
         [c.statement for c in table.claims if watch(c)]) or ["never decided"])
@@ -681,8 +685,8 @@ def test_a_sequential_design_trains_networks_that_do_not_depend_on_the_looks(tin
     assert d["watches"] == list(pa.WATCH["pa-4.2"]) and r.data["sizes"]["n_networks"] == 4
     assert [h["n"] for h in d["history"]] == [2, 3, 4]
     assert watched == [list(pa.WATCH["pa-4.2"])] * 3
-    monkeypatch.setattr(pa, "SIZES", {**TINY, "pa-4.2": {s: pa.Sizes(4, 400, 200, 50) for s in ("book", "paper")}})
-    monkeypatch.setattr(pa, "PLANS", {})
+    monkeypatch.setattr(pa_sizes, "SIZES", {**TINY, "pa-4.2": {s: pa.Sizes(4, 400, 200, 50) for s in ("book", "paper")}})
+    monkeypatch.setattr(pa_sizes, "PLANS", {})
     monkeypatch.setattr(sequential, "undecided", undecided)
     whole = pa.run_fig4_2(scale="paper", seed=0, progress=False)
     assert "design" in whole.data and whole.data["design"]["looks"] == 1
@@ -712,7 +716,7 @@ def test_each_plan_starts_from_the_paper_scale_record():
 
 def test_figure_6_2_by_its_design_waits_for_every_row(tiny, monkeypatch):
     from tempnets.book import sequential
-    monkeypatch.setattr(pa, "PLANS", {"pa-6.2": sequential.Plan(2, 1, 3)})
+    monkeypatch.setattr(pa_sizes, "PLANS", {"pa-6.2": sequential.Plan(2, 1, 3)})
     asked, undecided = [], sequential.undecided
     monkeypatch.setattr(sequential, "undecided", lambda table, watch=None: asked.append(watch) or ["never"])
     r = pa.run_fig6_2(scale="paper", seed=0, progress=False)
@@ -729,7 +733,7 @@ def test_figure_8_4_by_its_design_trains_the_networks_it_compares_with(tiny, mon
     the first group; network k is the same as in a run of all networks at once; the record
     re-derives without pa-8.1's."""
     from tempnets.book import sequential
-    monkeypatch.setattr(pa, "PLANS", {"pa-8.4": sequential.Plan(2, 1, 4)})
+    monkeypatch.setattr(pa_sizes, "PLANS", {"pa-8.4": sequential.Plan(2, 1, 4)})
     asked, undecided = [], sequential.undecided
     monkeypatch.setattr(sequential, "undecided", lambda table, watch=None: asked.append(
         [c.statement for c in table.claims if c.interval is not None]) or ["never"])
@@ -741,9 +745,9 @@ def test_figure_8_4_by_its_design_trains_the_networks_it_compares_with(tiny, mon
     assert runs["PA-BPTT(5,1)"]["networks"] == [0, 1]
     assert all(runs[n]["networks"] == [0, 1, 2, 3] for n in ("PA-BPTT(3,1)", "PA-BPTT(4,1)", "BPTT(3,1)", "BPTT(4,1)"))
     assert all("params" not in run for run in runs.values())
-    monkeypatch.setattr(pa, "SIZES", {**TINY, "pa-8.1": {s: pa.Sizes(4, 400, 200, 50) for s in ("book", "paper")},
-                                      "pa-8.4": {s: pa.Sizes(4, 400, 200, 50) for s in ("book", "paper")}})
-    monkeypatch.setattr(pa, "PLANS", {})
+    monkeypatch.setattr(pa_sizes, "SIZES", {**TINY, "pa-8.1": {s: pa.Sizes(4, 400, 200, 50) for s in ("book", "paper")},
+                                            "pa-8.4": {s: pa.Sizes(4, 400, 200, 50) for s in ("book", "paper")}})
+    monkeypatch.setattr(pa_sizes, "PLANS", {})
     r81 = pa.run_fig8_1(scale="paper", seed=0, progress=False)
     whole = pa.run_fig8_4(scale="paper", seed=0, progress=False, baseline=r81)
     for n in ("BPTT(3,1)", "BPTT(4,1)"):
@@ -756,7 +760,7 @@ def test_figure_8_4_by_its_design_trains_the_networks_it_compares_with(tiny, mon
     assert all("98.33% interval" in c.note for c in r.claims.claims if c.interval is not None)
     assert "PA-BPTT(5,1) 2 networks" in r.claims.claims[0].note
     # re-derived from its own data, pa-8.1's not read
-    monkeypatch.setattr(pa, "PLANS", {"pa-8.4": sequential.Plan(2, 1, 4)})
+    monkeypatch.setattr(pa_sizes, "PLANS", {"pa-8.4": sequential.Plan(2, 1, 4)})
     again = pa.run_fig8_4(scale="paper", seed=0, progress=False, trained=json.loads(json.dumps(r.data)),
                           baseline={"not": "read"})
     assert json.dumps(again.claims.rows()) == json.dumps(r.claims.rows())
