@@ -79,7 +79,7 @@ EXAMPLES = {
     "tempnets.chapters.fast_weights.train_baseline": None,      # private: the runners'
     "tempnets.chapters.fast_weights.equivalence_errors": None,  # private: run_linear_attention's
     "tempnets.chapters.fast_weights.check_linear_attention": lambda: Example(
-        __import__("tempnets.models.fast_weights").fast_weights.linear_attention, budget=2),
+        __import__("tempnets.models.fast_weights").models.fast_weights.linear_attention, budget=2),
     # focused_backprop
     "tempnets.chapters.focused_backprop.params_from_data": lambda: Example(
         _ch("focused_backprop")._params_data(se._focused_stack())),

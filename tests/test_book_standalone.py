@@ -122,7 +122,7 @@ def test_the_detectors_find_what_they_look_for():
 def test_every_place_a_reader_sees_is_scanned():
     files = {p.relative_to(ROOT).as_posix() for p in scanned_files()}
     for must in ("README.md", "CONTRIBUTING.md", "book/intro.md", "book/reconstructions.md",
-                 "book/references.bib", "tempnets/__init__.py", "tempnets/chapters/fast_weights.py",
+                 "book/references.bib", "tempnets/__init__.py", "tempnets/chapters/fast_weights/__init__.py",
                  *(f"book/{stem}.ipynb" for stem in CHAPTERS)):
         assert must in files, must
     assert any(f.startswith("book/paper_scale/") and f.endswith(".json") for f in files)
