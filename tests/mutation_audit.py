@@ -86,8 +86,9 @@ TEST_FILES = {
     "streams": ["test_streams.py", "test_surface_fixes.py"],
     "rtrl": ["test_rtrl.py", "test_surface_fixes.py"],
     "selfcheck": ["test_selfcheck.py"],
-    "chapters/focused_backprop": ["test_focused_backprop.py", "test_selfcheck.py"],
-    # the chapter is a package (issue 37): each of its files that checks arguments
+    # the chapters are packages (issue 37): each of their files that checks arguments
+    **{f"chapters/focused_backprop/{f}": ["test_focused_backprop.py", "test_selfcheck.py"]
+       for f in ("sizes", "runs", "dear", "verbs", "cost")},
     **{f"chapters/fast_weights/{f}": ["test_fast_weights_chapter.py", "test_selfcheck.py"]
        for f in ("one_run", "runs", "flipflop", "parking", "figures", "self_checks")},
     "chapters/temporal_kernels": ["test_temporal_kernels.py", "test_selfcheck.py"],

@@ -444,7 +444,7 @@ def test_paper_scale_runs_by_its_plan_states_it_and_rederives(monkeypatch, exp, 
     monkeypatch.setitem(fb.SIZES, exp, {"book": fb.Sizes(2, small.epochs, small.epochs_delay4),
                                         "paper": fb.Sizes(2, small.epochs, small.epochs_delay4)})
     monkeypatch.setitem(fb.PLANS, exp, sequential.Plan(2, 2, 4))
-    monkeypatch.setattr(fb, "CHUNK", 1)
+    monkeypatch.setattr(fb.runs, "CHUNK", 1)  # read by runs._pieces
     r = run("paper", 0, progress=False)
     design = r.data["design"]
     assert design["rule"] == sequential.Plan(2, 2, 4).rule("runs") and design["level"] == 0.975
@@ -472,14 +472,14 @@ def test_a_paper_scale_run_resumes_from_its_checkpoint(monkeypatch, tmp_path):
 
     monkeypatch.setitem(fb.SIZES, "mozer-reproduce", {"paper": fb.Sizes(2, 100, 150)})
     monkeypatch.setitem(fb.PLANS, "mozer-reproduce", sequential.Plan(2, 2, 4))
-    monkeypatch.setattr(fb, "CHUNK", 2)
+    monkeypatch.setattr(fb.runs, "CHUNK", 2)  # read by runs._pieces
     point = Checkpoint(str(tmp_path))
     first = fb.run_reproduce("paper", 0, progress=False, checkpoint=point)
     assert experiments.resumable("mozer-reproduce") and experiments.resumable("mozer-reversed")
 
     def no_training(*args, **kwargs):
         raise AssertionError("trained again")
-    monkeypatch.setattr(fb, "_condition", no_training)
+    monkeypatch.setattr(fb.reproduce, "_condition", no_training)  # run_reproduce's
     again = fb.run_reproduce("paper", 0, progress=False, checkpoint=point)
     assert again.data == first.data
     with pytest.raises(TypeError, match="checkpoint must be"):

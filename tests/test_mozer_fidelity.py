@@ -174,7 +174,7 @@ def test_search_moves_until_its_choice_is_inside(monkeypatch):
         k = max(0, 5 - int(round(dist)))
         return {"score": [0.0] * 5, "final": [100.0 - dist] * 5, "epochs_to_criterion": [10] * k + [-1] * (5 - k)}
 
-    monkeypatch.setattr(mr, "_evaluate", fake)
+    monkeypatch.setattr(mr.tuning, "_evaluate", fake)  # search() calls it
     found = mr.search("delay1", "focused", runs=5, epochs=100, progress=False)
     assert tuple(found["settings"][mr.choose(found)]) == (0.25, 0.08, 100.0)
     assert mr.inside(found) and found["rounds"] >= 2

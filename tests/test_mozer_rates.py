@@ -16,7 +16,7 @@ TINY = mr.RateSizes(select_runs=2, runs=3, verbs_epochs=60, delay1_epochs=80, de
 @pytest.fixture
 def tiny(monkeypatch):
     monkeypatch.setitem(mr.RATE_SIZES, "book", TINY)
-    monkeypatch.setattr(mr, "BOOK_GRID", ((0.75, 0.02, 100.0), (1.0, 0.04, 10.0)))
+    monkeypatch.setattr(mr.runner, "BOOK_GRID", ((0.75, 0.02, 100.0), (1.0, 0.04, 10.0)))  # runner._start reads it
 
 
 def test_search_chooses_the_setting_that_learns():
@@ -122,10 +122,10 @@ def test_paper_scale_measures_by_its_plan_states_it_and_rederives(monkeypatch):
     sizes = mr.RateSizes(select_runs=2, runs=2, verbs_epochs=60, delay1_epochs=80, delay4_epochs=80)
     monkeypatch.setitem(mr.RATE_SIZES, "paper", sizes)
     monkeypatch.setitem(mr.RATE_SIZES, "book", sizes)
-    monkeypatch.setattr(mr, "BOOK_GRID", ((0.75, 0.02, 100.0), (1.0, 0.04, 10.0)))
-    monkeypatch.setattr(mr, "_start", lambda scale: (mr.BOOK_GRID, 0))
+    monkeypatch.setattr(mr.runner, "BOOK_GRID", ((0.75, 0.02, 100.0), (1.0, 0.04, 10.0)))  # runner._start reads it
+    monkeypatch.setattr(mr.runner, "_start", lambda scale: (mr.runner.BOOK_GRID, 0))  # run_rates calls it
     monkeypatch.setitem(mr.PLANS, "mozer-rates", sequential.Plan(2, 2, 4))
-    monkeypatch.setattr(fb, "CHUNK", 1)
+    monkeypatch.setattr(fb.runs, "CHUNK", 1)  # read by runs._pieces
     r = mr.run_rates("paper", 0, progress=False)
     design = r.data["design"]
     assert design["rule"] == sequential.Plan(2, 2, 4).rule("runs") and design["level"] == 0.975
