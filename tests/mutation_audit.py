@@ -88,7 +88,12 @@ TEST_FILES = {
     "selfcheck": ["test_selfcheck.py"],
     "chapters/focused_backprop": ["test_focused_backprop.py", "test_selfcheck.py"],
     "chapters/fast_weights": ["test_fast_weights_chapter.py", "test_selfcheck.py"],
-    "chapters/temporal_kernels": ["test_temporal_kernels.py", "test_selfcheck.py"],
+    "chapters/temporal_kernels/sizes": ["test_temporal_kernels.py", "test_selfcheck.py"],
+    "chapters/temporal_kernels/networks": ["test_temporal_kernels.py", "test_selfcheck.py"],
+    "chapters/temporal_kernels/serial_recall": ["test_temporal_kernels.py", "test_selfcheck.py"],
+    "chapters/temporal_kernels/search": ["test_temporal_kernels.py", "test_selfcheck.py"],
+    "chapters/temporal_kernels/kernels": ["test_temporal_kernels.py", "test_selfcheck.py"],
+    "chapters/temporal_kernels/self_checks": ["test_temporal_kernels.py", "test_selfcheck.py"],
     "chapters/checking_our_work": ["test_selfcheck.py"],
     "__main__": ["test_cli.py"],
     # Added for issue 31: the modules that gained argument checks since (the kernels' public
