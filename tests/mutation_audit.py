@@ -91,7 +91,8 @@ TEST_FILES = {
        for f in ("sizes", "runs", "dear", "verbs", "cost")},
     **{f"chapters/fast_weights/{f}": ["test_fast_weights_chapter.py", "test_selfcheck.py"]
        for f in ("one_run", "runs", "flipflop", "parking", "figures", "self_checks")},
-    "chapters/temporal_kernels": ["test_temporal_kernels.py", "test_selfcheck.py"],
+    **{f"chapters/temporal_kernels/{f}": ["test_temporal_kernels.py", "test_selfcheck.py"]
+       for f in ("sizes", "networks", "serial_recall", "search", "kernels", "self_checks")},
     "chapters/checking_our_work": ["test_selfcheck.py"],
     "__main__": ["test_cli.py"],
     # Added for issue 31: the modules that gained argument checks since (the kernels' public

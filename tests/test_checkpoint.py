@@ -25,6 +25,7 @@ from tempnets.models import rnn_baselines, tkrnn
 from tempnets.tasks import sequences
 from tempnets.__main__ import main
 from tempnets.chapters import temporal_kernels as tk
+from tempnets.chapters.temporal_kernels import networks as tk_networks
 from tempnets.training.checkpoint import IDENTITY, check_checkpoint, open_checkpoint, read_value
 
 TASK = sequences.SerialRecall(4, 2, (1, 4))
@@ -157,7 +158,7 @@ def test_finished_networks_are_saved_whole_and_not_trained_again(tmp_path, monke
     ck = open_checkpoint(tmp_path / "ck", {"run": 1}, every_seconds=1e9)
     first = tk._models_data(tk._train_networks(TINY, 3, 0, TINY.seeds, 2, False, ck))
     assert ck.keys() == sorted(f"{m}-{k}" for m in tk.MODELS for k in range(TINY.seeds))
-    monkeypatch.setattr(tk, "train_one", lambda *a, **k: pytest.fail("a finished network was trained again"))
+    monkeypatch.setattr(tk_networks, "train_one", lambda *a, **k: pytest.fail("a finished network was trained again"))
     assert tk._models_data(tk._train_networks(TINY, 3, 0, TINY.seeds, 1, False, ck)) == first
     with pytest.raises(ValueError, match=r"RNN-0.npz was made from something else: .*seed 3 \(this run: 4\)"):
         tk._models_data(tk._train_networks(TINY, 4, 0, TINY.seeds, 1, False, ck))

@@ -7,6 +7,8 @@ from tempnets.book import experiments
 
 from tempnets.models import tkrnn
 from tempnets.chapters import temporal_kernels as tk
+from tempnets.chapters.temporal_kernels import networks as tk_networks
+from tempnets.chapters.temporal_kernels import search as tk_search
 from tempnets.book.selfcheck import CheckFailed
 from tempnets.tasks.sequences import SerialRecall
 
@@ -47,7 +49,7 @@ def test_serial_recall_runs_and_rederives_without_training(tiny, monkeypatch):
     n_tk = d["models"]["TKRNN"]["n_params"]
     assert abs(d["models"]["RNN"]["n_params"] - n_tk) < 0.15 * n_tk
     assert abs(d["models"]["LSTM"]["n_params"] - n_tk) < 0.15 * n_tk
-    monkeypatch.setattr(tk, "train_one", lambda *a, **k: pytest.fail("trained= must not train"))
+    monkeypatch.setattr(tk_networks, "train_one", lambda *a, **k: pytest.fail("trained= must not train"))
     again = tk.run_serial_recall("book", seed=1, trained=d)
     assert again.claims.rows() == r.claims.rows()
     with pytest.raises(ValueError, match="params"):
@@ -319,7 +321,7 @@ def test_the_search_runs_every_model_on_the_same_grid_and_rederives(tiny, monkey
     assert {(x["init_scale"], x["learning_rate"]) for x in runs if x["model"] == "LSTM"} == \
         {(s, lr) for s in (1.0, 4.0, 8.0) for lr in (1e-2, 3e-2)}
     assert tk.sizes_of(r.data).settings is None  # the search starts every model from the same sizes
-    monkeypatch.setattr(tk, "train_one", lambda *a, **k: pytest.fail("trained= must not train"))
+    monkeypatch.setattr(tk_search, "train_one", lambda *a, **k: pytest.fail("trained= must not train"))
     assert tk.run_search("book", trained=r.data).claims.rows() == r.claims.rows()
     with pytest.raises(ValueError, match="grid.*a tk-search result"):
         tk.run_search("book", trained={"runs": []})
@@ -388,7 +390,7 @@ def test_the_training_search_runs_each_setting_once_per_model_and_rederives(monk
         (1, 3e-4, "float32", True)
     assert [row["statement"].split(":")[0] for row in r.claims.rows()] == list(tk.MODELS)
     assert all(row["expected"] is None for row in r.claims.rows())
-    monkeypatch.setattr(tk, "train_one", lambda *a, **k: pytest.fail("trained= must not train"))
+    monkeypatch.setattr(tk_search, "train_one", lambda *a, **k: pytest.fail("trained= must not train"))
     assert tk.run_training_search("book", trained=r.data).claims.rows() == r.claims.rows()
     with pytest.raises(ValueError, match="sizes.*a tk-training-search result"):
         tk.run_training_search("book", trained={"runs": []})

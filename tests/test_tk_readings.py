@@ -14,6 +14,7 @@ from tempnets.tasks import recall_diagnostics as rd, sequences as sq
 from tempnets.models import tkrnn
 from tempnets.chapters import temporal_kernels as tk
 from tempnets.chapters import tk_readings as tr
+from tempnets.chapters.tk_readings import reading_recall as tr_reading_recall
 
 TINY = tk.Sizes(3, 2, (1, 3), 6, 8, 12, 1e-2, 2, 6, (1, 3, 50), 20, dtype="float32", bucketed=True,
                 ramp=0.5, final_rate=1e-3)
@@ -180,7 +181,7 @@ def test_the_paper_scale_run_under_todays_reading_is_tk_serial_recall(monkeypatc
     small = dataclasses.replace(TINY, seeds=1, bucketed=False, dtype="float64")
     monkeypatch.setitem(tk.SIZES, "book", small)
     monkeypatch.setitem(tr.RECALL_SIZES, "book", small)
-    monkeypatch.setattr(tr, "ADOPTED", "today's reading")
+    monkeypatch.setattr(tr_reading_recall, "ADOPTED", "today's reading")
     assert tr.RECALL_SIZES["paper"].seeds == 6
     ours = tr.run_reading_recall("book", seed=2, progress=False)
     theirs = tk.run_serial_recall("book", seed=2, progress=False)
@@ -190,7 +191,7 @@ def test_the_paper_scale_run_under_todays_reading_is_tk_serial_recall(monkeypatc
     assert measured[0] == measured[1]
     again = tr.run_reading_recall("book", trained=ours.data)
     assert again.claims.rows() == ours.claims.rows()
-    monkeypatch.setattr(tr, "ADOPTED", "no input→output kernel")
+    monkeypatch.setattr(tr_reading_recall, "ADOPTED", "no input→output kernel")
     cut = tr.run_reading_recall("book", seed=2, progress=False)
     assert cut.data["reading"] == ["no input→output kernel", {"input_output": False}]
     assert np.all(tkrnn.blocks(tk.params_from_data(cut.data, "TKRNN", 0))["W_xz"] == 0)
