@@ -372,7 +372,7 @@ EXAMPLES = {
     "tempnets.training.optim.adam_init": _lazy(lambda: Example(dict(tk_params()))),
     "tempnets.training.optim.adam_step": _lazy(lambda: Example(
         dict(tk_params()), {k: np.ones_like(v) for k, v in tk_params().items()},
-        __import__("tempnets.training.optim").optim.adam_init(dict(tk_params())))),
+        __import__("tempnets.training.optim").training.optim.adam_init(dict(tk_params())))),
     "tempnets.training.optim.clip_by_global_norm": _a({"a": np.ones(3)}, 1.0),
     "tempnets.training.optim.train": _lazy(lambda: Example(
         _tk_loss_and_grad, dict(tk_params()), _tk_sample, 2, rng=0, progress=False,

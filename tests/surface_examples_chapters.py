@@ -93,7 +93,7 @@ EXAMPLES = {
         {"sizes": {"runs": 2, "epochs": 10}, "focused": {"final": [90.0, 95.0], "epochs_to_criterion": [5, -1],
                                                          "params": {"arch": "focused", "W_in": [[0.1], [0.2]]}}}, 1),
     "tempnets.chapters.focused_backprop.constant_answer_score": lambda: Example(
-        __import__("tempnets.tasks.verbs").verbs.verb_task(__import__("tempnets.tasks.verbs").verbs.regular_verbs()[:6], 3)),
+        __import__("tempnets.tasks.verbs").tasks.verbs.verb_task(__import__("tempnets.tasks.verbs").tasks.verbs.regular_verbs()[:6], 3)),
     # graded_state_machines
     "tempnets.chapters.graded_state_machines.check_bptt31_gradient": _a(_bptt31, budget=2),
     "tempnets.chapters.graded_state_machines.train_problem3": None,  # private: run_problem3's
@@ -106,7 +106,7 @@ EXAMPLES = {
         _ch("periodically_attentive_units").attention_mask, budget=2),
     # temporal_kernels
     "tempnets.chapters.temporal_kernels.check_kernel": lambda: Example(
-        __import__("tempnets.models.tkrnn").tkrnn.kernel, budget=2),
+        __import__("tempnets.models.tkrnn").models.tkrnn.kernel, budget=2),
     "tempnets.chapters.temporal_kernels.check_lambda_grad": lambda: Example(*_lambda_grad_case(), budget=3),
     "tempnets.chapters.temporal_kernels.check_half_life": _a(math.log(0.5) / math.log(0.9), 0.9),
     "tempnets.chapters.temporal_kernels.params_from_data": lambda: Example(

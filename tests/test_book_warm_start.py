@@ -22,7 +22,8 @@ CALLED_FROM_KERNELS_ONLY = {
 
 
 def cached_kernels() -> set[str]:
-    """``module.name`` of every ``cache=True`` numba kernel defined in tempnets."""
+    """``file.name`` of every ``cache=True`` numba kernel defined in tempnets (``portable._dot4``:
+    numba names a cache index after the file the kernel is in, not its package)."""
     import numba
     from numba.core.caching import NullCache
 
@@ -36,7 +37,7 @@ def cached_kernels() -> set[str]:
         for obj in vars(module).values():
             if (isinstance(obj, numba.core.registry.CPUDispatcher) and obj.__module__ == info.name
                     and not isinstance(obj._cache, NullCache)):
-                found.add(f"{info.name.split('.', 1)[1]}.{obj.__qualname__}")
+                found.add(f"{info.name.rsplit('.', 1)[1]}.{obj.__qualname__}")  # numba's name: the file's
     return found
 
 
