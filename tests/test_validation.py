@@ -319,9 +319,9 @@ def test_item8_rederive_refuses_huge_files_and_devices_before_reading(tmp_path, 
     with open(big, "wb") as fh:
         fh.truncate(10**9)  # sparse: costs no disk
     assert cli(capsys, "rederive", str(big)) == (
-        2, f"error: {big}: not an experiment record (1000 MB; records are at most 50 MB)")
+        2, f"error: path {big}: not an experiment record (1000 MB; records are at most 50 MB)")
     assert cli(capsys, "rederive", "/dev/zero") == (
-        2, "error: /dev/zero: not an experiment record (not a regular file)")
+        2, "error: path /dev/zero: not an experiment record (not a regular file)")
 
 
 def test_item9_17_bad_out_names_are_one_line(tmp_path, capsys, monkeypatch):

@@ -868,9 +868,9 @@ def _read_text(path) -> str:
             raise RecordNotFound(err.errno, "No such record file (path)", str(path)) from None
         raise ValueError(f"path {str(path)!r:.80}: {err.strerror or err}") from None
     if not path.is_file():
-        raise ValueError(f"{path}: not an experiment record (not a regular file)")
+        raise ValueError(f"path {path}: not an experiment record (not a regular file)")
     if size > MAX_RECORD_BYTES:
-        raise ValueError(f"{path}: not an experiment record ({size / 1e6:.0f} MB; records are at most "
+        raise ValueError(f"path {path}: not an experiment record ({size / 1e6:.0f} MB; records are at most "
                          f"{MAX_RECORD_BYTES / 1e6:.0f} MB)")
     with open(path, encoding="utf-8") as fh:
         return fh.read(MAX_RECORD_BYTES + 1)
